@@ -1,0 +1,83 @@
+"""The backend interface: what a Broadcast implementation under test provides.
+
+A backend is a small class. The harness (parent process) asks it cheap questions: its name, the version
+of its package, whether it is usable at all and, for a case, which variants apply and which element
+types it cannot take (and why). The check itself runs in a worker process: ``run`` gets a Request and
+returns an Outcome. A rejection by the implementation is an Outcome with ``error`` and ``stage``;
+an exception escaping ``run`` is a bug in the adapter and becomes the verdict ``error``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, ClassVar
+
+import numpy as np
+
+from conformance.cases import Case
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything a worker needs to run one check; small and picklable."""
+
+    mode: str
+    variant: str
+    data: np.ndarray
+    target_shape: np.ndarray
+    axes_mapping: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a backend did with a Request."""
+
+    output: np.ndarray | None = None
+    error: str | None = None  # the implementation refused the input
+    stage: str | None = None  # where: build, compile, infer, validate (or worker for crash/timeout)
+    declared_shape: tuple[int | None, ...] | None = None  # inferred before running; None = dynamic dim
+    rule: str | None = None  # the rule a rejection names, for backends that say it
+    crash: str | None = None  # the worker died: signal or exit code
+    timeout: float | None = None  # seconds waited
+    adapter_error: str | None = None  # a traceback from our own adapter code
+
+
+class Backend:
+    """Subclass this; see conformance/backends/local.py for a complete small example."""
+
+    name: ClassVar[str]
+    package: ClassVar[str | None] = None  # the distribution whose version is reported
+    variants: ClassVar[dict[str, int]]  # variant -> op version it runs (0, 1 or 3)
+    dtypes: ClassVar[frozenset[str]]  # element types (conformance.data.DTYPES names) it takes
+
+    def version(self) -> str | None:
+        if self.package is None:
+            return None
+        try:
+            return metadata.version(self.package)
+        except metadata.PackageNotFoundError:
+            return None
+
+    def unavailable(self) -> str | None:
+        """Why the backend cannot run at all (a skip), or None."""
+        if self.package is not None and self.version() is None:
+            return f"package {self.package!r} is not installed"
+        return None
+
+    def variants_for(self, case: Case) -> dict[str, str | None]:
+        """Each variant that applies to the case's op versions, with None or the reason it is not
+        applicable. An empty dict means the backend has nothing to say about the case."""
+        return {v: None for v, version in self.variants.items() if version in case.versions}
+
+    def why_not(self, case: Case, variant: str, dtype: str) -> str | None:
+        if dtype not in self.dtypes:
+            return f"{self.name} does not take element type {dtype}"
+        return None
+
+    def run(self, request: Request) -> Outcome:
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        reason = self.unavailable()
+        return {"version": self.version(), "available": reason is None, "reason": reason}

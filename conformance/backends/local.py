@@ -1,0 +1,40 @@
+"""Our own implementation, `local_broadcast`, as a backend: also the model for a user's plug-in."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.backends.base import Backend, Outcome, Request
+from conformance.cases import Case
+
+
+class LocalBackend(Backend):
+    name = "local"
+    package = "broadcast-conformance"
+    # v0 is nGraph Broadcast(arg, shape, broadcast_axes); expand is ONNX Expand (bidirectional only).
+    variants = {"v1": 1, "v3": 3, "v0": 0, "expand": 3}
+    dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+
+    def variants_for(self, case: Case) -> dict[str, str | None]:
+        variants = super().variants_for(case)
+        if case.mode != "bidirectional" or case.axes_mapping is not None:
+            variants.pop("expand", None)
+        return variants
+
+    def run(self, request: Request) -> Outcome:
+        import local_broadcast
+
+        try:
+            if request.variant == "v0":
+                # nGraph lists the output axes that are added: the complement of axes_mapping.
+                mapped = set(np.asarray(request.axes_mapping).tolist())
+                added = [i for i in range(len(request.target_shape)) if i not in mapped]
+                output = local_broadcast.broadcast_v0(request.data, request.target_shape.tolist(), added)
+            elif request.variant == "expand":
+                output = local_broadcast.expand(request.data, request.target_shape)
+            else:
+                op = local_broadcast.broadcast_v1 if request.variant == "v1" else local_broadcast.broadcast_v3
+                output = op(request.data, request.target_shape, request.axes_mapping, request.mode)
+        except local_broadcast.BroadcastError as e:
+            return Outcome(error=str(e), stage="validate", rule=e.rule)
+        return Outcome(output=output)

@@ -1,0 +1,141 @@
+"""From cases to checks: which (backend, variant, dtype) each case runs on, and how one check is judged.
+
+This module knows nothing of pytest; conformance/plugin.py turns each Check into a test item.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import reference
+from conformance import verdicts as v
+from conformance.backends import Backend, Outcome, Request
+from conformance.cases import Case
+from conformance.compare import fmt_shape, judge
+from conformance.data import DEFAULT_REJECT_SWEEP, DEFAULT_SWEEP, DTYPES, make_data
+from conformance.known import Known, find
+from conformance.verdicts import FAILING
+
+OP_NAMES = {0: "nGraph Broadcast", 1: "Broadcast-1", 3: "Broadcast-3"}
+
+
+@dataclass(frozen=True)
+class Check:
+    case: Case
+    backend: str  # the backend's name
+    backend_ref: str  # what a worker loads: a built-in name or module:Class
+    variant: str | None  # None: the backend cannot express the case at all
+    dtype: str | None
+    version: int | None = None  # the op version the variant runs: 0, 1 or 3
+    not_applicable: str | None = None
+
+    @property
+    def name(self) -> str:
+        parts = [self.backend] + [p for p in (self.variant, self.dtype) if p]
+        return f"{self.case.id}[{'-'.join(parts)}]"
+
+    def context(self) -> str:
+        op = OP_NAMES.get(self.version, "Broadcast") if self.version is not None else "Broadcast"
+        where = " ".join(p for p in (self.backend, self.variant, self.dtype) if p)
+        return f"[{op} {self.case.summary()} @ {where}]"
+
+
+def dtypes_for(case: Case, selected: tuple[str, ...] | None) -> list[str]:
+    sweep = case.dtypes or (DEFAULT_SWEEP if case.valid else DEFAULT_REJECT_SWEEP)
+    return [d for d in sweep if selected is None or d in selected]
+
+
+def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...] | None) -> list[Check]:
+    """Every check of one case on one backend, including not-applicable ones (they are reported)."""
+    variants = backend.variants_for(case)
+    if len(variants) == 1 and next(iter(variants.values())) is not None:
+        (variant, reason), = variants.items()
+        return [Check(case, backend.name, backend_ref, None, None, None, reason)]
+    checks = []
+    for variant, reason in variants.items():
+        for dtype in dtypes_for(case, dtypes):
+            why = reason or backend.why_not(case, variant, dtype)
+            checks.append(Check(case, backend.name, backend_ref, variant, dtype, backend.variants[variant], why))
+    return checks
+
+
+def request_for(check: Check, data: np.ndarray) -> Request:
+    case = check.case
+    axes = None if case.axes_mapping is None else np.asarray(case.axes_mapping, dtype=np.int64)
+    return Request(mode=case.mode, variant=check.variant or "", data=data,
+                   target_shape=np.asarray(case.target_shape, dtype=np.int64), axes_mapping=axes)
+
+
+def expectation(case: Case, version: int, data: np.ndarray) -> np.ndarray | None:
+    """The reference output for a valid case (None for one that must be rejected)."""
+    if not case.valid:
+        return None
+    if version == 0:
+        mapped = set(case.axes_mapping or [])
+        added = [i for i in range(len(case.target_shape)) if i not in mapped]
+        return reference.broadcast_v0(data, case.target_shape, added)
+    return reference.broadcast(data, case.target_shape, case.axes_mapping, case.mode)
+
+
+def rerun_command(nodeid: str) -> str:
+    return f"python -m pytest {shlex.quote(nodeid)}"
+
+
+def result_record(check: Check, nodeid: str, backend_version: str | None) -> dict[str, Any]:
+    case = check.case
+    return {"id": nodeid, "case": case.id, "backend": check.backend, "backend_version": backend_version,
+            "variant": check.variant or "", "dtype": check.dtype or "", "verdict": None, "message": None,
+            "expected": ({"shape": list(case.expect_shape or ()), "dtype": check.dtype} if case.valid
+                         else {"reject": case.expect_reject}),
+            "actual": None, "first_diff": None, "known": None, "duration": 0.0, "rerun": rerun_command(nodeid)}
+
+
+def actual_json(outcome: Outcome) -> dict[str, Any]:
+    out = outcome.output
+    return {"shape": None if out is None else list(out.shape), "dtype": None if out is None else str(out.dtype),
+            "declared_shape": None if outcome.declared_shape is None else list(outcome.declared_shape),
+            "error": outcome.error or outcome.crash or outcome.adapter_error
+            or (f"timeout after {outcome.timeout:g} s" if outcome.timeout else None),
+            "stage": outcome.stage}
+
+
+def execute(check: Check, run: Any, known: list[Known], record: dict[str, Any]) -> tuple[str, str | None]:
+    """Run one applicable check through ``run(backend_ref, request) -> Outcome`` and judge it.
+
+    Fills ``record`` and returns (pytest outcome, message): outcome is "passed", "failed" or "xfailed".
+    """
+    assert check.variant is not None and check.dtype is not None and check.version is not None
+    start = time.perf_counter()
+    case = check.case
+    data = make_data(case.data_shape, DTYPES[check.dtype])
+    expected = expectation(case, check.version, data)
+    outcome = run(check.backend_ref, request_for(check, data))
+    verdict = judge(expected, case.expect_reject, outcome)
+    record.update(verdict=verdict.verdict, message=verdict.message, actual=actual_json(outcome),
+                  first_diff=verdict.first_diff, duration=round(time.perf_counter() - start, 4))
+    if expected is not None:
+        record["expected"] = {"shape": list(expected.shape), "dtype": str(expected.dtype)}
+    entry = find(known, case.id, check.variant, check.dtype)
+    context = check.context()
+    if entry is not None:
+        record["known"] = entry.to_json()
+        if verdict.verdict == entry.verdict:
+            record["verdict"] = v.KNOWN
+            return "xfailed", f"known difference {entry.id}: {entry.reason} ({entry.link or 'reproducer given'})"
+        record["message"] = (f"known difference {entry.id} ({entry.where}) expects {entry.verdict}, "
+                             f"but the check gave {verdict.verdict}: {verdict.message or 'pass'}. "
+                             "Update or remove the entry.")
+        record["verdict"] = v.ERROR if verdict.verdict == v.PASS else verdict.verdict
+        return "failed", f"{record['message']} {context}"
+    if verdict.verdict in FAILING:
+        return "failed", f"{verdict.verdict}: {verdict.message} {context}"
+    return "passed", None
+
+
+def describe_expected(case: Case) -> str:
+    return fmt_shape(case.expect_shape) if case.valid else f"rejection [{case.expect_reject}]"

@@ -1,0 +1,87 @@
+"""Judging one outcome against the reference: crash and timeout first, then rejection, shape, declared shape,
+element type, and bit-exact values (NaN payloads and signed zeros count), with the first differing index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from conformance import verdicts as v
+from conformance.backends.base import Outcome
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str
+    message: str | None = None  # `what=actual, but should be expected`; None for a plain pass
+    first_diff: dict[str, Any] | None = None
+
+
+def show_value(x: np.generic) -> str:
+    """A value with its bits, so -0.0 and NaN payloads are visible."""
+    arr = np.asarray(x)
+    if arr.dtype.kind in "fc" or arr.dtype.itemsize > 1:
+        bits = arr.reshape(1).view(f"u{arr.dtype.itemsize}")[0]
+        return f"{arr.item()!r} (0x{int(bits):0{arr.dtype.itemsize * 2}x})"
+    return repr(arr.item())
+
+
+def first_difference(expected: np.ndarray, actual: np.ndarray) -> dict[str, Any] | None:
+    """Compare bytes element by element: float == would call NaN unequal to itself and -0.0 equal to 0.0."""
+    as_bits = np.dtype(f"u{expected.dtype.itemsize}")
+    diff = np.flatnonzero(expected.reshape(-1).view(as_bits) != actual.reshape(-1).view(as_bits))
+    if diff.size == 0:
+        return None
+    index = tuple(int(i) for i in np.unravel_index(diff[0], expected.shape))
+    return {"index": list(index), "expected": show_value(expected[index]), "actual": show_value(actual[index]),
+            "count": int(diff.size), "size": int(expected.size)}
+
+
+def declared_matches(declared: tuple[int | None, ...] | None, shape: tuple[int, ...]) -> bool:
+    """A declared shape is right if it is compatible: same rank, and every static dimension equal."""
+    if declared is None:
+        return True
+    return len(declared) == len(shape) and all(d is None or d == s for d, s in zip(declared, shape))
+
+
+def fmt_shape(shape: tuple[int | None, ...] | None) -> str:
+    if shape is None:
+        return "dynamic rank"
+    return "(" + ", ".join("?" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome) -> Judgement:
+    """expected is the reference output for a valid check, or None with the rule a rejection must follow."""
+    if outcome.crash is not None:
+        return Judgement(v.CRASH, f"worker died: {outcome.crash}")
+    if outcome.timeout is not None:
+        return Judgement(v.TIMEOUT, f"no result after {outcome.timeout:g} s")
+    if outcome.adapter_error is not None:
+        return Judgement(v.ERROR, f"adapter error: {outcome.adapter_error}")
+    if expected is None:
+        if outcome.error is not None:
+            return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
+        got = "no output" if outcome.output is None else f"output of shape {fmt_shape(outcome.output.shape)}"
+        return Judgement(v.ACCEPTED_INVALID, f"result={got}, but should be a rejection [{expected_rule}]")
+    if outcome.error is not None:
+        return Judgement(v.REJECTED_VALID, f"rejected at {outcome.stage}: {outcome.error}, "
+                                           f"but should give shape {fmt_shape(expected.shape)}")
+    actual = outcome.output
+    if actual is None:
+        return Judgement(v.ERROR, "adapter returned neither an output nor an error")
+    if actual.shape != expected.shape:
+        return Judgement(v.WRONG_SHAPE, f"out.shape={fmt_shape(actual.shape)}, but should be "
+                                        f"{fmt_shape(expected.shape)}")
+    if not declared_matches(outcome.declared_shape, expected.shape):
+        return Judgement(v.WRONG_SHAPE, f"declared shape={fmt_shape(outcome.declared_shape)}, but the output "
+                                        f"is {fmt_shape(expected.shape)}")
+    if actual.dtype != expected.dtype:
+        return Judgement(v.WRONG_DTYPE, f"out.dtype={actual.dtype}, but should be {expected.dtype}")
+    diff = first_difference(expected, actual)
+    if diff is not None:
+        return Judgement(v.WRONG_VALUES,
+                         f"out[{', '.join(map(str, diff['index']))}]={diff['actual']}, but should be "
+                         f"{diff['expected']} ({diff['count']} of {diff['size']} elements differ)", diff)
+    return Judgement(v.PASS)

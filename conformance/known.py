@@ -1,0 +1,80 @@
+"""Known differences: recorded, explained divergences of a backend from the spec, applied as strict xfails.
+
+One YAML file per backend in conformance/known/ (``<backend>.yaml``), a list of entries::
+
+    - id: short-name
+      match: {case: "glob", variant: "glob", dtype: "glob"}   # every key given must match (fnmatch)
+      verdict: wrong_values                                   # the verdict the divergence produces
+      reason: why the backend does this
+      link: https://upstream/issue                            # or `reproducer:` where no report exists
+
+A matching check with that verdict is a known difference (xfail). One that now passes, or fails another
+way, fails loudly, and an entry that matched no check of a run is listed in the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from conformance.verdicts import FAILING
+
+KNOWN_DIR = Path(__file__).with_name("known")
+_KEYS = {"id", "match", "verdict", "reason", "link", "reproducer"}
+_MATCH_KEYS = {"case", "variant", "dtype"}
+
+
+@dataclass(frozen=True)
+class Known:
+    id: str
+    backend: str
+    match: tuple[tuple[str, str], ...]
+    verdict: str
+    reason: str
+    link: str | None
+    reproducer: str | None
+    where: str
+
+    def matches(self, case: str, variant: str, dtype: str) -> bool:
+        fields = {"case": case, "variant": variant, "dtype": dtype}
+        return all(fnmatchcase(fields[k], pattern) for k, pattern in self.match)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
+                "verdict": self.verdict, "match": dict(self.match), "where": self.where}
+
+
+def _entry(raw: Any, backend: str, where: str) -> Known:
+    if not isinstance(raw, dict) or set(raw) - _KEYS or not {"id", "match", "verdict", "reason"} <= set(raw):
+        raise ValueError(f"{where}: an entry has id, match, verdict, reason and link or reproducer; got {raw!r}")
+    match = raw["match"]
+    if not isinstance(match, dict) or not match or set(match) - _MATCH_KEYS:
+        raise ValueError(f"{where}: match takes case, variant, dtype glob patterns; got {match!r}")
+    if raw["verdict"] not in FAILING:
+        raise ValueError(f"{where}: verdict={raw['verdict']!r}, but should be one of {sorted(FAILING)}")
+    if not raw.get("link") and not raw.get("reproducer"):
+        raise ValueError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
+    return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted((k, str(v)) for k, v in match.items())),
+                 verdict=raw["verdict"], reason=str(raw["reason"]).strip(), link=raw.get("link"),
+                 reproducer=raw.get("reproducer"), where=where)
+
+
+def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
+    """backend name -> entries, from conformance/known/*.yaml and any extra files (named after the backend)."""
+    entries: dict[str, list[Known]] = {}
+    for path in sorted(KNOWN_DIR.glob("*.yaml")) + list(paths or []):
+        nodes = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        raws = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        if not isinstance(raws, list):
+            raise ValueError(f"{path}: a known-differences file is a list of entries")
+        for raw, node in zip(raws, nodes.value if nodes else []):
+            entries.setdefault(path.stem, []).append(_entry(raw, path.stem, f"{path}:{node.start_mark.line + 1}"))
+    return entries
+
+
+def find(entries: list[Known], case: str, variant: str, dtype: str) -> Known | None:
+    return next((k for k in entries if k.matches(case, variant, dtype)), None)

@@ -1,0 +1,191 @@
+"""The pytest plugin behind `pytest conformance`: options, collection of YAML cases, one item per check,
+and the results file and HTML report written at the end (by the xdist controller only)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import known as known_mod
+from conformance import verdicts as v
+from conformance.backends import BUILTIN, Backend, load
+from conformance.cases import CaseFileError, load_all
+from conformance.checks import Check, execute, plan, result_record
+from conformance.isolation import WorkerPool
+from conformance.run_info import RunLog
+
+ENTRY_MODULE = "test_conformance.py"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "Broadcast conformance")
+    group.addoption("--backend", action="append", default=None, metavar="NAME",
+                    help=f"backend to run: {', '.join(BUILTIN)} or module:Class (repeatable; default: all built-in)")
+    group.addoption("--mode", action="append", default=None, choices=["numpy", "explicit", "bidirectional"],
+                    help="only cases of this mode (repeatable)")
+    group.addoption("--dtype", action="append", default=None, metavar="DTYPE",
+                    help="only these element types, e.g. f32 (repeatable)")
+    group.addoption("--cases", default=None, metavar="DIR", help="case directory (default: <rootdir>/cases)")
+    group.addoption("--known", action="append", default=[], metavar="FILE",
+                    help="extra known-differences file, named <backend>.yaml (repeatable)")
+    group.addoption("--check-timeout", type=float, default=120.0, metavar="SECONDS",
+                    help="per-check timeout; the worker is killed and replaced (default 120)")
+    group.addoption("--results", default="reports/results.json", metavar="PATH",
+                    help="results file to write (default reports/results.json)")
+    group.addoption("--report", default="reports/index.html", metavar="PATH",
+                    help="HTML report to write (default reports/index.html; 'none' to skip)")
+
+
+class State:
+    """Per-process state of a conformance run."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        refs = config.getoption("backend") or list(BUILTIN)
+        self.backends: dict[str, Backend] = {ref: load(ref) for ref in refs}
+        self.known = known_mod.load([Path(p) for p in config.getoption("known")])
+        modes = config.getoption("mode")
+        self.modes = set(modes) if modes else None
+        dtypes = config.getoption("dtype")
+        self.dtypes = tuple(dtypes) if dtypes else None
+        self._pool: WorkerPool | None = None
+        self.log = RunLog(config, self.backends)
+
+    @property
+    def pool(self) -> WorkerPool:
+        if self._pool is None:
+            self._pool = WorkerPool(timeout=self.config.getoption("check_timeout"))
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+
+    # Hooks, registered as a plugin object: the controller (or the only process) sees every report.
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            text = str(report.longrepr)
+            m = re.match(r"(?P<file>[^\n]+?):(?P<line>\d+): (?P<message>.*)", text, re.S)
+            self.log.add_collection_error({"file": m["file"], "line": int(m["line"]), "message": m["message"]}
+                                          if m else {"file": report.nodeid, "line": None, "message": text})
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        record = dict(report.user_properties).get("conformance")
+        if record is not None and report.when == "call":
+            self.log.add_check(record)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if not hasattr(session.config, "workerinput"):  # an xdist worker: the controller writes the results
+            self.log.finish(session)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not hasattr(self.config, "workerinput"):
+            for line in self.log.summary_lines():
+                terminalreporter.write_line(line)
+
+
+def _state(config: pytest.Config) -> State:
+    return config.stash[_STATE]
+
+
+_STATE = pytest.StashKey[State]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    state = config.stash[_STATE] = State(config)
+    config.pluginmanager.register(state, "conformance-state")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _STATE in config.stash:
+        config.stash[_STATE].close()
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if module_path.name == ENTRY_MODULE:
+        return CaseSuite.from_parent(parent, path=module_path)
+    return None
+
+
+class CaseSuite(pytest.File):
+    """Stands for the case directory: one child per YAML file, good or bad."""
+
+    def collect(self) -> Any:
+        option = self.config.getoption("cases")
+        cases_dir = Path(option) if option else self.config.rootpath / "cases"
+        if not cases_dir.is_dir():
+            raise CaseFileError(str(cases_dir), None, "case directory not found (see --cases)")
+        loaded, errors = load_all(cases_dir, self.config.rootpath)
+        for path in sorted(set(loaded) | set(errors)):
+            name = path.relative_to(cases_dir).as_posix()
+            yield CaseFile.from_parent(self, name=name, path=path, cases=loaded.get(path),
+                                       error=errors.get(path))
+
+
+class CaseFile(pytest.Collector):
+    def __init__(self, *, cases: Any, error: CaseFileError | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cases, self.error = cases, error
+
+    def collect(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        state = _state(self.config)
+        for case in self.cases:
+            if state.modes and case.mode not in state.modes:
+                continue
+            for ref, backend in state.backends.items():
+                for check in plan(case, backend, ref, state.dtypes):
+                    yield CheckItem.from_parent(self, name=check.name, check=check)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        if isinstance(excinfo.value, CaseFileError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class CheckFailure(Exception):
+    pass
+
+
+class CheckItem(pytest.Item):
+    def __init__(self, *, check: Check, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+
+    def runtest(self) -> None:
+        state = _state(self.config)
+        backend = state.backends[self.check.backend_ref]
+        record = result_record(self.check, self.nodeid, backend.version())
+        self.user_properties.append(("conformance", record))
+        unavailable = backend.unavailable()
+        if unavailable:
+            record.update(verdict=v.SKIPPED, message=unavailable)
+            pytest.skip(f"{backend.name}: {unavailable}")
+        if self.check.not_applicable:
+            record.update(verdict=v.NOT_APPLICABLE, message=self.check.not_applicable)
+            pytest.skip(f"not applicable: {self.check.not_applicable}")
+        outcome, message = execute(self.check, state.pool.run, state.known.get(backend.name, []), record)
+        if outcome == "xfailed":
+            pytest.xfail(message or "")
+        if outcome == "failed":
+            raise CheckFailure(message)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        if isinstance(excinfo.value, CheckFailure):
+            case = self.check.case
+            return (f"{excinfo.value}\n  case: {case.file}:{case.line} ({case.spec_ref})\n"
+                    f"  rerun: {self._record()['rerun']}")
+        return super().repr_failure(excinfo)
+
+    def _record(self) -> dict[str, Any]:
+        return dict(self.user_properties)["conformance"]
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        case = self.check.case
+        return self.config.rootpath / case.file, case.line - 1, self.name
+
+

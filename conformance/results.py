@@ -1,0 +1,96 @@
+"""The results file: one JSON document per run, several of which a report can merge.
+
+Layout (``format`` = FORMAT)::
+
+    {
+      "format": "broadcast-conformance-results/1",
+      "run": {"started": ISO-8601, "finished": ISO-8601, "complete": bool, "suite_commit": str|null,
+              "python": str, "platform": str, "cpu": str, "argv": [str], "wall_time": seconds,
+              "packages": {name: version}},
+      "backends": {name: {"version": str|null, "available": bool, "reason": str|null}},
+      "cases": {case_id: {"file": str, "line": int, "group": str, "mode": str, "versions": [int],
+                          "data_shape": [...], "target_shape": [...], "axes_mapping": [...]|null,
+                          "expect": {"shape": [...]} | {"reject": rule}, "spec_ref": str,
+                          "description": str|null, "source": str|null, "interpretation": str|null,
+                          "text": the case as written in its YAML file}},
+      "checks": [{"id": pytest node id, "case": case_id, "backend": str, "backend_version": str|null,
+                  "variant": str, "dtype": str, "verdict": one of conformance.verdicts.VERDICTS,
+                  "message": str|null, "expected": {"shape": [...], "dtype": str} | {"reject": rule},
+                  "actual": {"shape": [...]|null, "dtype": str|null, "declared_shape": [...]|null,
+                             "error": str|null, "stage": str|null} | null,
+                  "first_diff": {"index": [int], "expected": str, "actual": str} | null,
+                  "known": {"reason": str, "link": str|null, "reproducer": str|null} | null,
+                  "duration": seconds, "rerun": shell command}],
+      "unmatched_known": [{"backend": str, "entry": {...}}],
+      "collection_errors": [{"file": str, "line": int|null, "message": str}]
+    }
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+FORMAT = "broadcast-conformance-results/1"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write through a temporary file and rename, so a crash never leaves a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def save(path: Path, results: dict[str, Any]) -> None:
+    write_atomic(path, json.dumps(results, indent=1, sort_keys=False, default=str) + "\n")
+
+
+def load(path: Path) -> dict[str, Any]:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if data.get("format") != FORMAT:
+        raise ValueError(f"{path}: format={data.get('format')!r}, but should be {FORMAT!r}")
+    return data
+
+
+def column(check: dict[str, Any]) -> str:
+    """A report column: backend@version, so runs of several versions sit side by side."""
+    version = check.get("backend_version")
+    return f"{check['backend']}@{version}" if version else check["backend"]
+
+
+def merge(runs: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Several results files as one: cases are united, checks kept (a later run wins for the same
+    check id on the same backend@version), backends keyed by backend@version."""
+    runs = list(runs)
+    if not runs:
+        raise ValueError("no results to merge")
+    merged: dict[str, Any] = {"format": FORMAT, "runs": [r["run"] for r in runs], "run": runs[-1]["run"],
+                              "backends": {}, "cases": {}, "checks": [], "unmatched_known": [],
+                              "collection_errors": []}
+    seen: dict[tuple[str, str], int] = {}
+    for r in runs:
+        merged["cases"].update(r["cases"])
+        for name, info in r["backends"].items():
+            key = f"{name}@{info['version']}" if info.get("version") else name
+            merged["backends"][key] = {**info, "name": name}
+        for check in r["checks"]:
+            key = (check["id"], column(check))
+            if key in seen:
+                merged["checks"][seen[key]] = check
+            else:
+                seen[key] = len(merged["checks"])
+                merged["checks"].append(check)
+        merged["unmatched_known"].extend(r.get("unmatched_known", []))
+        merged["collection_errors"].extend(r.get("collection_errors", []))
+    merged["run"] = {**runs[-1]["run"], "complete": all(r["run"].get("complete", False) for r in runs)}
+    return merged

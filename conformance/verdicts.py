@@ -1,0 +1,35 @@
+"""The verdicts a check can end with, in the order the report lists them."""
+
+from __future__ import annotations
+
+PASS = "pass"
+WRONG_SHAPE = "wrong_shape"
+WRONG_DTYPE = "wrong_dtype"
+WRONG_VALUES = "wrong_values"
+ACCEPTED_INVALID = "accepted_invalid"
+REJECTED_VALID = "rejected_valid"
+CRASH = "crash"
+TIMEOUT = "timeout"
+ERROR = "error"
+KNOWN = "known_difference"
+NOT_APPLICABLE = "not_applicable"
+SKIPPED = "skipped"
+
+# verdict -> (letter shown in the matrix, one-line meaning). The letter keeps the matrix readable without colour.
+VERDICTS: dict[str, tuple[str, str]] = {
+    PASS: ("P", "output matches the reference bit for bit, or a required rejection happened"),
+    WRONG_SHAPE: ("S", "output shape (or the shape declared before running) differs from the reference"),
+    WRONG_DTYPE: ("T", "output element type differs from the data's"),
+    WRONG_VALUES: ("V", "output bytes differ from the reference"),
+    ACCEPTED_INVALID: ("A", "accepted an input the spec says must be rejected"),
+    REJECTED_VALID: ("R", "rejected an input the spec says must be accepted"),
+    CRASH: ("C", "the worker process died (signal or exit code)"),
+    TIMEOUT: ("O", "the check did not finish within the timeout"),
+    ERROR: ("E", "the adapter itself failed (a bug on our side, not a verdict on the backend)"),
+    KNOWN: ("K", "a recorded, explained known difference (strict xfail)"),
+    NOT_APPLICABLE: ("N", "the backend cannot express this check, for the reason given"),
+    SKIPPED: ("-", "the backend's package is not installed"),
+}
+
+FAILING = frozenset({WRONG_SHAPE, WRONG_DTYPE, WRONG_VALUES, ACCEPTED_INVALID, REJECTED_VALID, CRASH, TIMEOUT,
+                     ERROR})

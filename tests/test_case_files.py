@@ -1,0 +1,4 @@
+import conformance
+
+def test_x():
+    assert conformance
