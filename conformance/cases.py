@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import numpy as np
 import yaml
 
 import reference
@@ -128,6 +129,11 @@ def _check_semantics(case: Case) -> str | None:
         return "versions: Broadcast-1 and nGraph Broadcast have no bidirectional mode; use [3]"
     if 0 in case.versions and (case.mode != "explicit" or not case.valid):
         return "versions: 0 (nGraph Broadcast) applies to valid explicit-mode cases only"
+    for name in ("target_shape", "axes_mapping"):
+        try:
+            np.asarray(getattr(case, name) or [], dtype=np.int64)
+        except ValueError:
+            return f"{name}: nested lists of unequal lengths are no tensor; give one list per row, all equally long"
     try:
         shape = reference.output_shape(case.data_shape, case.target_shape, case.axes_mapping, case.mode)
     except reference.BroadcastRuleError as e:

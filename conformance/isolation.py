@@ -11,6 +11,7 @@ import multiprocessing
 import signal
 import traceback
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 
 from pebble import ProcessExpired, ProcessPool
 
@@ -44,21 +45,37 @@ class WorkerPool:
 
     def __init__(self, timeout: float, workers: int = 1) -> None:
         self.timeout = timeout
-        # spawn, not fork: the parent may hold threads (xdist) and runtimes must start from a clean process
-        self._pool = ProcessPool(max_workers=workers, context=multiprocessing.get_context("spawn"))
+        self.workers = workers
         self.crashes = 0
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPool:
+        # spawn, not fork: the parent may hold threads (xdist) and runtimes must start from a clean process
+        return ProcessPool(max_workers=self.workers, context=multiprocessing.get_context("spawn"))
+
+    def _restart(self) -> None:
+        self._pool.stop()
+        self._pool.join(timeout=10)
+        self._pool = self._start()
 
     def run(self, backend_ref: str, request: Request) -> Outcome:
-        future = self._pool.schedule(run_check, args=(backend_ref, request), timeout=self.timeout)
-        try:
-            return future.result()
-        except ProcessExpired as e:
-            self.crashes += 1
-            return Outcome(crash=describe_exit(e.exitcode), stage="worker")
-        except FutureTimeout:
-            return Outcome(timeout=self.timeout, stage="worker")
-        except Exception as e:  # e.g. the outcome could not be pickled back
-            return Outcome(adapter_error=f"{type(e).__name__}: {e}")
+        # A worker that dies between two checks (say, in a runtime's background thread) leaves pebble's pool
+        # broken with no task to blame: start a new pool and give the check a second chance.
+        for _attempt in range(2):
+            try:
+                future = self._pool.schedule(run_check, args=(backend_ref, request), timeout=self.timeout)
+                return future.result()
+            except ProcessExpired as e:
+                self.crashes += 1
+                return Outcome(crash=describe_exit(e.exitcode), stage="worker")
+            except FutureTimeout:
+                return Outcome(timeout=self.timeout, stage="worker")
+            except (BrokenProcessPool, RuntimeError):
+                self._restart()
+            except Exception as e:  # e.g. the outcome could not be pickled back
+                return Outcome(adapter_error=f"{type(e).__name__}: {e}")
+        self.crashes += 1
+        return Outcome(crash="the worker pool broke twice while this check ran", stage="worker")
 
     def close(self) -> None:
         self._pool.stop()

@@ -168,7 +168,11 @@ class CheckItem(pytest.Item):
         if self.check.not_applicable:
             record.update(verdict=v.NOT_APPLICABLE, message=self.check.not_applicable)
             pytest.skip(f"not applicable: {self.check.not_applicable}")
-        outcome, message = execute(self.check, state.pool.run, state.known.get(backend.name, []), record)
+        try:
+            outcome, message = execute(self.check, state.pool.run, state.known.get(backend.name, []), record)
+        except Exception as e:  # a bug in the harness: say so in the results too, then let pytest show it
+            record.update(verdict=v.ERROR, message=f"harness error: {type(e).__name__}: {e}")
+            raise
         if outcome == "xfailed":
             pytest.xfail(message or "")
         if outcome == "failed":

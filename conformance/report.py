@@ -40,6 +40,7 @@ SEVERITY = (CRASH, TIMEOUT, ERROR, WRONG_VALUES, WRONG_SHAPE, WRONG_DTYPE, ACCEP
             KNOWN, PASS, NOT_APPLICABLE, SKIPPED)
 # Verdicts listed as one line per reason in a cell's details rather than as a block of their own.
 BRIEF = frozenset({NOT_APPLICABLE, SKIPPED})
+QUIET = BRIEF | {PASS}  # no block of their own
 MODES = ("numpy", "explicit", "bidirectional")
 GROUPS = ("spec_example", "rule", "interpretation", "edge", "upstream", "found")
 
@@ -121,9 +122,14 @@ def _web_link(link: Any) -> str | None:
 def _shape(shape: Any) -> str | None:
     if shape is None:
         return None
-    if isinstance(shape, list) and all(isinstance(d, int) or d is None for d in shape):
-        return "(" + ", ".join("?" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-    return json.dumps(shape)
+    if not (isinstance(shape, list) and all(isinstance(d, int) or d is None for d in shape)):
+        return json.dumps(shape)
+    dims = ["?" if d is None else str(d) for d in shape]  # None: a dynamic dimension in a declared shape
+    return f"({dims[0]},)" if len(dims) == 1 else f"({', '.join(dims)})"
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)
 
 
 def _outcome(expected: dict[str, Any] | None) -> str | None:
@@ -154,8 +160,8 @@ def _run_view(run: dict[str, Any]) -> dict[str, Any]:
 def _case_view(case_id: str, raw: dict[str, Any]) -> dict[str, Any]:
     view = {"id": case_id, "file": raw.get("file") or "(unknown file)", "line": raw.get("line"),
             "group": raw.get("group") or "-", "mode": raw.get("mode") or "-", "versions": raw.get("versions"),
-            "data_shape": _shape(raw.get("data_shape")), "target_shape": json.dumps(raw.get("target_shape")),
-            "axes_mapping": None if raw.get("axes_mapping") is None else json.dumps(raw["axes_mapping"]),
+            "data_shape": _shape(raw.get("data_shape")), "target_shape": _json(raw.get("target_shape")),
+            "axes_mapping": _json(raw.get("axes_mapping")),
             "expect": _outcome(raw.get("expect")), "spec_ref": raw.get("spec_ref"),
             "description": raw.get("description"), "source": raw.get("source"),
             "interpretation": raw.get("interpretation"), "text": raw.get("text")}
@@ -173,7 +179,8 @@ def _check_view(check: dict[str, Any], col: str) -> dict[str, Any]:
             "message": check.get("message"), "expected": _outcome(check.get("expected")),
             "actual_shape": _shape(actual.get("shape")), "actual_dtype": actual.get("dtype"),
             "declared_shape": _shape(actual.get("declared_shape")), "error": actual.get("error"),
-            "stage": actual.get("stage"), "rerun": check.get("rerun"), "duration": _duration(check.get("duration")),
+            "stage": actual.get("stage"), "rerun": check.get("rerun"),
+            "duration": _duration(check.get("duration")),
             "first_diff": diff and {"index": _shape(diff.get("index")), "expected": diff.get("expected"),
                                     "actual": diff.get("actual")},
             "known": known and {"reason": known.get("reason"), "link": known.get("link"),
@@ -184,7 +191,8 @@ def _brief(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Not-applicable and skipped checks, one entry per (verdict, reason) naming the variants it covers."""
     grouped: dict[tuple[str, str], list[str]] = defaultdict(list)
     for c in checks:
-        grouped[(c["verdict"], c.get("message") or "no reason given")].append(f"{c.get('variant')}/{c.get('dtype')}")
+        reason = c.get("message") or "no reason given"
+        grouped[(c["verdict"], reason)].append(f"{c.get('variant')}/{c.get('dtype')}")
     return [{"verdict": v, "letter": letter(v), "reason": reason, "which": ", ".join(which)}
             for (v, reason), which in grouped.items()]
 
@@ -194,8 +202,9 @@ def _backends(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
     out = {}
     for key, info in results.get("backends", {}).items():
         name, version = info.get("name", key), info.get("version")
-        out[f"{name}@{version}" if version else name] = {
-            "backend": name, "version": version, "available": info.get("available"), "reason": info.get("reason")}
+        out[f"{name}@{version}" if version else name] = {"backend": name, "version": version,
+                                                         "available": info.get("available"),
+                                                         "reason": info.get("reason")}
     return out
 
 
@@ -203,7 +212,8 @@ def _columns(backends: dict[str, dict[str, Any]], checks: list[dict[str, Any]]) 
     seen = dict.fromkeys([*backends, *(column(c) for c in checks)])
     order = {col: i for i, col in enumerate(seen)}
     # Versions of one backend side by side, in the order the runs were given.
-    return sorted(seen, key=lambda col: (backends.get(col, {}).get("backend") or col.split("@")[0], order[col]))
+    return sorted(seen, key=lambda col: (backends[col]["backend"] if col in backends else col.split("@")[0],
+                                         order[col]))
 
 
 def tally_by_column(results: dict[str, Any]) -> dict[str, Tally]:
@@ -231,65 +241,70 @@ def _changes(results: dict[str, Any], compare: dict[str, Any], anchors: set[str]
     def entry(key: tuple[str, str], before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict:
         check = after or before or {}
         cell = _anchor("c", check.get("case"), key[1])
+        was, now = before and before["verdict"], after and after["verdict"]
         return {"id": key[0], "column": key[1], "case": check.get("case"), "variant": check.get("variant"),
-                "dtype": check.get("dtype"), "old": before and before["verdict"], "new": after and after["verdict"],
-                "old_letter": letter(before and before["verdict"]), "new_letter": letter(after and after["verdict"]),
-                "anchor": cell if after and cell in anchors else None}
+                "dtype": check.get("dtype"), "old": was, "new": now, "old_letter": letter(was),
+                "new_letter": letter(now), "anchor": cell if now and cell in anchors else None}
 
     for key, after in new.items():
         before = old.get(key)
         if before is None:
             lists["added"].append(entry(key, None, after))
         elif before["verdict"] != after["verdict"]:
-            kind = "new_failures" if before["verdict"] == PASS else "fixes" if after["verdict"] == PASS else "changed"
+            kind = ("new_failures" if before["verdict"] == PASS else
+                    "fixes" if after["verdict"] == PASS else "changed")
             lists[kind].append(entry(key, before, after))
     lists["removed"] = [entry(key, before, None) for key, before in old.items() if key not in new]
     return {"since": _run_view(compare.get("run", {})), **lists}
 
 
-def _context(results: dict[str, Any], compare: dict[str, Any] | None) -> dict[str, Any]:
-    checks = results.get("checks", [])
-    cases = {cid: _case_view(cid, raw) for cid, raw in results.get("cases", {}).items()}
-    for c in checks:
-        cases.setdefault(c["case"], _case_view(c["case"], {}))
-    backends = _backends(results)
-    columns = _columns(backends, checks)
+def _matrix(cases: dict[str, dict[str, Any]], columns: list[str], checks: list[dict[str, Any]]
+            ) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
+    """Matrix rows by case file, and a details section for each cell with more than passes and skips."""
     by_cell: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for c in checks:
         by_cell[(c["case"], column(c))].append(c)
-
     files: dict[str, list[dict[str, Any]]] = defaultdict(list)
     sections = []
     for case in sorted(cases.values(), key=lambda c: (c["file"], c["line"] or 0, c["id"])):
         cells = []
         for col in columns:
-            cell_checks = sorted(by_cell.get((case["id"], col), []), key=lambda c: (_rank(c["verdict"]),
-                                                                                    str(c.get("id"))))
-            tally = Tally.of(c["verdict"] for c in cell_checks)
+            found = sorted(by_cell[(case["id"], col)], key=lambda c: (_rank(c["verdict"]), str(c.get("id"))))
+            tally = Tally.of(c["verdict"] for c in found)
             anchor = None
             if any(v not in (PASS, SKIPPED) for v in tally.counts):
                 anchor = _anchor("c", case["id"], col)
                 sections.append({"case": case, "column": col, "anchor": anchor, "tally": tally,
-                                 "checks": [_check_view(c, col) for c in cell_checks
-                                            if c["verdict"] not in BRIEF | {PASS}],
-                                 "brief": _brief([c for c in cell_checks if c["verdict"] in BRIEF])})
+                                 "checks": [_check_view(c, col) for c in found if c["verdict"] not in QUIET],
+                                 "brief": _brief([c for c in found if c["verdict"] in BRIEF])})
             cells.append({"column": col, "tally": tally, "anchor": anchor})
         files[case["file"]].append({"case": case, "cells": cells, "anchor": _anchor("r", case["id"])})
+    return files, sections
 
+
+def _context(results: dict[str, Any], compare: dict[str, Any] | None) -> dict[str, Any]:
+    checks = results.get("checks", [])
+    cases = {cid: _case_view(cid, raw) for cid, raw in results.get("cases", {}).items()}
+    for c in checks:  # a check of a case the file does not describe still gets a row
+        cases.setdefault(c["case"], _case_view(c["case"], {}))
+    backends = _backends(results)
+    columns = _columns(backends, checks)
+    files, sections = _matrix(cases, columns, checks)
     tallies = tally_by_column(results)
     seen_verdicts = {c["verdict"] for c in checks}
     run = results.get("run", {})
     return {
         "run": _run_view(run),
         "runs": [_run_view(r) for r in results.get("runs", [])],
-        "collection_errors": [{"where": ":".join(str(p) for p in (e.get("file"), e.get("line")) if p is not None),
+        "collection_errors": [{"where": ":".join(str(e[k]) for k in ("file", "line") if e.get(k) is not None),
                                "message": e.get("message")} for e in results.get("collection_errors", [])],
         "unmatched_known": [{"backend": u.get("backend"), "entry": json.dumps(u.get("entry"), sort_keys=True)}
                             for u in results.get("unmatched_known", [])],
         "legend": [{"verdict": v, "letter": short, "meaning": m} for v, (short, m) in VERDICTS.items()],
-        "verdicts": [{"name": v, "letter": letter(v)} for v in [*VERDICTS, *sorted(seen_verdicts - set(VERDICTS))]],
+        "verdicts": [{"name": v, "letter": letter(v)}
+                     for v in [*VERDICTS, *sorted(seen_verdicts - set(VERDICTS))]],
         "failing": sorted(FAILING),
-        "quiet": sorted(BRIEF | {PASS}),
+        "quiet": sorted(QUIET),
         "columns": [{"name": col, "anchor": _anchor("col", col), "tally": tallies[col],
                      **backends.get(col, {"backend": col.split("@")[0], "version": None, "available": None,
                                           "reason": None})} for col in columns],

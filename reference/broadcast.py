@@ -161,7 +161,7 @@ def broadcast_explicit(data: np.ndarray, target_shape: object, axes_mapping: obj
 def broadcast_v0(arg: np.ndarray, shape: Sequence[int], broadcast_axes: Sequence[int]) -> np.ndarray:
     """nGraph Broadcast(arg, shape, broadcast_axes): output[C] = arg[p(C)], p drops the broadcast axes."""
     op = "Broadcast-0"
-    shape = tuple(int(s) for s in shape)
+    shape = _check_target(op, shape)
     axes = sorted(set(int(a) for a in broadcast_axes))
     if any(a < 0 or a >= len(shape) for a in axes):
         raise BroadcastRuleError(op, "v0_axes_range", f"broadcast_axes {axes} for shape {list(shape)}")

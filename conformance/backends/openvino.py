@@ -50,7 +50,9 @@ class OpenVINOBackend(Backend):
 
         def shape_input(values: np.ndarray, name: str) -> Any:
             if not as_param:
-                return opset.constant(values, name=name)
+                # openvino.op.Constant, not opset.constant(): the latter refuses an empty array, and an
+                # empty target_shape or axes_mapping is valid (a scalar output, a scalar input).
+                return openvino.op.Constant(values)
             node = opset.parameter(values.shape, values.dtype, name=name)
             params.append(node)
             feeds.append(values)

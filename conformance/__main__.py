@@ -1,0 +1,76 @@
+"""Command line, e.g. ``python -m conformance report RESULTS.json [...] -o OUT.html [--compare OLD.json]``.
+
+Each task is a subcommand, so others (running, listing cases) can sit beside ``report``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from conformance import report, results
+
+
+class Unusable(Exception):
+    """An input file the command cannot use; the message names the file and the problem."""
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        return results.load(path)
+    except FileNotFoundError:
+        problem = "no such file"
+    except (OSError, UnicodeDecodeError) as e:
+        problem = f"cannot read it: {e}"
+    except ValueError as e:  # json.JSONDecodeError is one, and so is a wrong "format"
+        problem = f"not a results file: {e}"
+    raise Unusable(f"{path}: {problem}")
+
+
+def _report(args: argparse.Namespace) -> int:
+    runs = [_load(p) for p in args.results]
+    old = _load(args.compare) if args.compare else None
+    try:
+        merged = results.merge(runs)
+        report.write_report(merged, args.output, compare=old)
+    except (KeyError, TypeError, AttributeError) as e:
+        # The right "format" but a broken layout: say so rather than print a traceback.
+        files = ", ".join(map(str, [*args.results, *([args.compare] if args.compare else [])]))
+        raise Unusable(f"malformed results in {files} ({type(e).__name__}: {e})") from e
+    print(args.output)
+    for col, tally in report.tally_by_column(merged).items():
+        rate = f"{100 * tally.rate:.1f}%" if tally.rate is not None else "n/a"
+        print(f"  {col}: {tally.passed}/{tally.applicable} pass ({rate}), {tally.failing} failing, "
+              f"{tally.known} known, {tally.total - tally.applicable} not run")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="broadcast-conformance",
+                                     description="Broadcast conformance suite tools.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    rep = commands.add_parser("report", help="render results files as one HTML page",
+                              description="Merge results files (a later file wins for the same check) and "
+                                          "render them as one self-contained HTML page.")
+    rep.add_argument("results", nargs="+", type=Path, metavar="RESULTS.json")
+    rep.add_argument("-o", "--output", type=Path, default=Path("reports/index.html"),
+                     help="the HTML file to write (default: %(default)s)")
+    rep.add_argument("--compare", type=Path, metavar="OLD.json",
+                     help="an earlier results file: list new failures, fixes and other changes since it")
+    rep.set_defaults(func=_report)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except Unusable as e:
+        print(f"broadcast-conformance {args.command}: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

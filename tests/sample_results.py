@@ -1,0 +1,193 @@
+"""Realistic results dicts for the report tests, in the layout of conformance.results.
+
+Two runs: an older OpenVINO alone (with onnxruntime not installed, so its checks are skipped), and a main
+run with a newer OpenVINO, ONNX Runtime and the local implementation. Merged, they show three backends, one
+of them at two versions, six cases in two case files and every verdict at least once.
+
+Every (case, column) gets one check per variant x dtype, passing unless VERDICTS_BY_CELL says otherwise;
+the tests count on these numbers, so change them together.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from conformance.results import FORMAT, merge
+
+VARIANTS = {"openvino": ("opset3-const", "opset3-param"), "onnxruntime": ("opset13-init", "opset13-input"),
+            "local": ("v3", "v3-dynamic")}
+DTYPES = ("f32", "i64")
+NUMPY_FILE = "cases/numpy_mode.yaml"
+OTHER_FILE = "cases/explicit_bidirectional.yaml"
+KNOWN_LINK = "https://github.com/microsoft/onnxruntime/issues/00000"
+
+
+def _case(case_id: str, file: str, line: int, group: str, mode: str, data_shape: list[int],
+          target_shape: list[int], expect: dict[str, Any], *, axes_mapping: list[int] | None = None,
+          description: str | None = None, interpretation: str | None = None,
+          source: str | None = None) -> dict[str, Any]:
+    text = [f"- id: {case_id}"]
+    if description:
+        text.append(f'  description: "{description}"')
+    text += [f"  mode: {mode}", "  versions: [3]", f"  data_shape: {data_shape}",
+             f"  target_shape: {target_shape}"]
+    if axes_mapping is not None:
+        text.append(f"  axes_mapping: {axes_mapping}")
+    key, value = next(iter(expect.items()))
+    text.append(f"  expect: {{{key}: {value}}}")
+    if interpretation:
+        text.append(f'  interpretation: "{interpretation}"')
+    text.append(f'  spec_ref: "000_ece0cbba5cb063a0.txt#{mode}"')
+    return {"file": file, "line": line, "group": group, "mode": mode, "versions": [3],
+            "data_shape": data_shape, "target_shape": target_shape, "axes_mapping": axes_mapping,
+            "expect": expect,
+            "spec_ref": f"000_ece0cbba5cb063a0.txt#{mode}", "description": description, "source": source,
+            "interpretation": interpretation, "text": "\n".join(text) + "\n"}
+
+
+CASES: dict[str, dict[str, Any]] = {
+    "numpy_spec_example": _case("numpy_spec_example", NUMPY_FILE, 8, "spec_example", "numpy", [16, 1, 1],
+                                [1, 16, 50, 50], {"shape": [1, 16, 50, 50]},
+                                description="Broadcast-3 example 1: data (16, 1, 1) to [1, 16, 50, 50]"),
+    "numpy_rank_too_small": _case("numpy_rank_too_small", NUMPY_FILE, 17, "rule", "numpy", [2, 3], [3],
+                                  {"reject": "numpy_rank"}, description="target rank below data rank"),
+    "numpy_zero_dim": _case("numpy_zero_dim", NUMPY_FILE, 25, "edge", "numpy", [0, 1], [0, 3],
+                            {"shape": [0, 3]}, description="a zero-size dimension stays zero"),
+    "explicit_spec_example": _case("explicit_spec_example", OTHER_FILE, 6, "spec_example", "explicit", [16],
+                                   [1, 16, 50, 50], {"shape": [1, 16, 50, 50]}, axes_mapping=[1],
+                                   description="Broadcast-3 example 2: data (16) with axes_mapping [1]"),
+    "bidirectional_zero_vs_one": _case(
+        "bidirectional_zero_vs_one", OTHER_FILE, 15, "interpretation", "bidirectional", [1, 3], [0, 1],
+        {"shape": [0, 3]},
+        interpretation="A dimension 0 against 1 gives 0, as in numpy: the spec's 'equal or one of them is 1' "
+                       "allows it, and nothing says the larger value wins."),
+    "bidirectional_found_i64": _case("bidirectional_found_i64", OTHER_FILE, 26, "found", "bidirectional",
+                                     [3, 1], [2, 1, 6], {"shape": [2, 3, 6]}, source="found by this suite",
+                                     description="i64 data broadcast along two axes"),
+}
+
+
+def _actual(shape: list[int | None] | None = None, dtype: str | None = None, *, declared: list | None = None,
+            error: str | None = None, stage: str | None = None) -> dict[str, Any]:
+    return {"shape": shape, "dtype": dtype, "declared_shape": declared, "error": error, "stage": stage}
+
+
+# (case, column) -> {(variant index, dtype): (verdict, extra fields)}; unlisted checks pass.
+_NA = ("not_applicable", {"message": "ONNX Expand has no explicit mode (axes_mapping)"})
+VERDICTS_BY_CELL: dict[tuple[str, str], dict[tuple[int, str], tuple[str, dict[str, Any]]]] = {
+    ("numpy_zero_dim", "openvino@2024.6.0"): {(1, "f32"): ("wrong_shape", {
+        "message": "declared out.shape=(?, 1), but should be (0, 3) [Broadcast-3 numpy, data (0, 1), "
+                   "target_shape [0, 3] @ openvino 2024.6.0]",
+        "actual": _actual([0, 3], "f32", declared=[None, 1])})},
+    ("bidirectional_zero_vs_one", "openvino@2024.6.0"): {(1, d): ("rejected_valid", {
+        "message": "rejected, but should be accepted with out.shape=(0, 3) [Broadcast-3 bidirectional, "
+                   "data (1, 3), target_shape [0, 1] @ openvino 2024.6.0]",
+        "actual": _actual(stage="validate",
+                          error="Check 'result_shape' failed: Broadcast incorrect target shape")})
+        for d in DTYPES},
+    ("bidirectional_found_i64", "openvino@2024.6.0"): {(v, d): ("wrong_values", {
+        "message": f"out[1, 2, 5]=0, but should be 7 [Broadcast-3 bidirectional, data (3, 1), target_shape "
+                   f"[2, 1, 6] @ openvino 2024.6.0, {d}]",
+        "actual": _actual([2, 3, 6], d), "first_diff": {"index": [1, 2, 5], "expected": "7", "actual": "0"}})
+        for v in (0, 1) for d in DTYPES},
+    ("numpy_zero_dim", "openvino@2025.0.0"): {
+        (0, "i64"): ("timeout", {"message": "no result within 60.0 s [Broadcast-3 numpy @ openvino 2025.0.0]",
+                                 "actual": _actual(error="timeout after 60.0 s", stage="worker")}),
+        (1, "f32"): ("wrong_dtype", {
+            "message": "out.dtype=f64, but should be f32 [Broadcast-3 numpy @ openvino 2025.0.0]",
+            "actual": _actual([0, 3], "f64", declared=[0, 3])})},
+    ("explicit_spec_example", "openvino@2025.0.0"): {(1, "f32"): ("error", {
+        "message": "adapter failed: TypeError: 'NoneType' object is not subscriptable\n"
+                   "  File \"conformance/backends/openvino.py\", line 61, in run"})},
+    ("numpy_rank_too_small", "onnxruntime@1.18.1"): {(v, d): ("known_difference", {
+        "message": "accepted, but should be rejected (numpy_rank) [Broadcast-3 numpy, data (2, 3), "
+                   "target_shape [3] @ onnxruntime 1.18.1]",
+        "known": {"reason": "ONNX Expand is bidirectional: a target of lower rank is allowed",
+                  "link": KNOWN_LINK, "reproducer": "python -c 'import onnx; ...'"}})
+        for v in (0, 1) for d in DTYPES},
+    ("numpy_zero_dim", "onnxruntime@1.18.1"): {(1, d): ("crash", {
+        "message": "the worker died: signal SIGSEGV (-11) [Broadcast-3 numpy, data (0, 1) @ onnxruntime]",
+        "actual": _actual(error="signal SIGSEGV (-11)", stage="infer")}) for d in DTYPES},
+    ("explicit_spec_example", "onnxruntime@1.18.1"): {(v, d): _NA for v in (0, 1) for d in DTYPES},
+    ("bidirectional_found_i64", "onnxruntime@1.18.1"): {(v, "i64"): ("wrong_values", {
+        "message": "out[0, 1, 0]=-1, but should be 2 [Broadcast-3 bidirectional, data (3, 1) @ onnxruntime]",
+        "actual": _actual([2, 3, 6], "i64"),
+        "first_diff": {"index": [0, 1, 0], "expected": "2", "actual": "-1"}})
+        for v in (0, 1)},
+    ("numpy_rank_too_small", "local"): {(0, "i64"): ("accepted_invalid", {
+        "message": "accepted with out.shape=(2, 3), but should be rejected (numpy_rank) [Broadcast-3 numpy "
+                   "@ local]",
+        "actual": _actual([2, 3], "i64")})},
+}
+
+
+def check(case_id: str, backend: str, version: str | None, variant: str, dtype: str,
+          verdict: str = "pass", **extra: Any) -> dict[str, Any]:
+    """One check record; `extra` overrides any field."""
+    case = CASES.get(case_id, {"file": "cases/extra.yaml", "expect": {"shape": [1]}})
+    node = f"{case['file']}::{case_id}[{backend}-{variant}-{dtype}]"
+    expect = case["expect"]
+    return {"id": node, "case": case_id, "backend": backend, "backend_version": version, "variant": variant,
+            "dtype": dtype, "verdict": verdict, "message": None,
+            "expected": {**expect, "dtype": dtype} if "shape" in expect else dict(expect),
+            "actual": None, "first_diff": None, "known": None, "duration": 0.21,
+            "rerun": f"python -m pytest '{node}' --backends {backend}", **extra}
+
+
+def _checks(backend: str, version: str | None, verdict: str | None = None) -> list[dict[str, Any]]:
+    col = f"{backend}@{version}" if version else backend
+    out = []
+    for case_id in CASES:
+        special = VERDICTS_BY_CELL.get((case_id, col), {})
+        for i, variant in enumerate(VARIANTS[backend]):
+            for dtype in DTYPES:
+                v, extra = special.get((i, dtype), (verdict or "pass", {}))
+                if verdict == "skipped":
+                    extra = {"message": "package 'onnxruntime' is not installed"}
+                out.append(check(case_id, backend, version, variant, dtype, v, **extra))
+    return out
+
+
+def _run(started: str, finished: str, commit: str, packages: dict[str, str],
+         wall_time: float) -> dict[str, Any]:
+    return {"started": started, "finished": finished, "complete": True, "suite_commit": commit,
+            "python": "3.11.7", "platform": "Linux-6.1.0-x86_64-with-glibc2.36",
+            "cpu": "AMD EPYC 7763 (16 cores)",
+            "argv": ["pytest", "-n", "8", "--results", "reports/results.json"], "wall_time": wall_time,
+            "packages": {"numpy": "2.1.3", **packages}}
+
+
+def older_run() -> dict[str, Any]:
+    """OpenVINO 2024.6 alone; onnxruntime was not installed on that machine, so its checks were skipped."""
+    return {"format": FORMAT,
+            "run": _run("2025-01-10T09:00:00+00:00", "2025-01-10T09:03:12+00:00", "4f2a9c1",
+                        {"openvino": "2024.6.0"}, 192.4),
+            "backends": {"openvino": {"version": "2024.6.0", "available": True, "reason": None},
+                         "onnxruntime": {"version": None, "available": False,
+                                         "reason": "package 'onnxruntime' is not installed"}},
+            "cases": copy.deepcopy(CASES),
+            "checks": _checks("openvino", "2024.6.0") + _checks("onnxruntime", None, "skipped"),
+            "unmatched_known": [], "collection_errors": []}
+
+
+def main_run() -> dict[str, Any]:
+    """OpenVINO 2025.0, ONNX Runtime 1.18.1 and the local implementation, with a collection error."""
+    return {"format": FORMAT,
+            "run": _run("2025-02-03T14:20:05+00:00", "2025-02-03T14:31:40+00:00", "9c0d1e7",
+                        {"openvino": "2025.0.0", "onnxruntime": "1.18.1"}, 695.0),
+            "backends": {"openvino": {"version": "2025.0.0", "available": True, "reason": None},
+                         "onnxruntime": {"version": "1.18.1", "available": True, "reason": None},
+                         "local": {"version": None, "available": True, "reason": None}},
+            "cases": copy.deepcopy(CASES),
+            "checks": [*_checks("openvino", "2025.0.0"), *_checks("onnxruntime", "1.18.1"),
+                       *_checks("local", None)],
+            "unmatched_known": [{"backend": "onnxruntime",
+                                 "entry": {"case": "numpy_removed_case", "reason": "fixed in 1.17"}}],
+            "collection_errors": [{"file": OTHER_FILE, "line": 40,
+                                   "message": "duplicate case id 'explicit_spec_example' (first at "
+                                              f"{OTHER_FILE}:6)"}]}
+
+
+def merged() -> dict[str, Any]:
+    return merge([older_run(), main_run()])
