@@ -3,7 +3,8 @@
 One YAML file per backend in conformance/known/ (``<backend>.yaml``), a list of entries::
 
     - id: short-name
-      match: {case: "glob", variant: "glob", dtype: "glob"}   # every key given must match (fnmatch)
+      match: {case: "glob", variant: "glob", dtype: [glob, ...]}  # every key given must match (fnmatch);
+                                                                 # a list matches if any of its globs does
       verdict: wrong_values                                   # the verdict the divergence produces
       reason: why the backend does this
       link: https://upstream/issue                            # or `reproducer:` where no report exists
@@ -32,7 +33,7 @@ _MATCH_KEYS = {"case", "variant", "dtype"}
 class Known:
     id: str
     backend: str
-    match: tuple[tuple[str, str], ...]
+    match: tuple[tuple[str, tuple[str, ...]], ...]
     verdict: str
     reason: str
     link: str | None
@@ -41,11 +42,11 @@ class Known:
 
     def matches(self, case: str, variant: str, dtype: str) -> bool:
         fields = {"case": case, "variant": variant, "dtype": dtype}
-        return all(fnmatchcase(fields[k], pattern) for k, pattern in self.match)
+        return all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
-                "verdict": self.verdict, "match": dict(self.match), "where": self.where}
+                "verdict": self.verdict, "match": {k: list(v) for k, v in self.match}, "where": self.where}
 
 
 def _entry(raw: Any, backend: str, where: str) -> Known:
@@ -58,7 +59,8 @@ def _entry(raw: Any, backend: str, where: str) -> Known:
         raise ValueError(f"{where}: verdict={raw['verdict']!r}, but should be one of {sorted(FAILING)}")
     if not raw.get("link") and not raw.get("reproducer"):
         raise ValueError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
-    return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted((k, str(v)) for k, v in match.items())),
+    patterns = {k: tuple(map(str, v)) if isinstance(v, list) else (str(v),) for k, v in match.items()}
+    return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())),
                  verdict=raw["verdict"], reason=str(raw["reason"]).strip(), link=raw.get("link"),
                  reproducer=raw.get("reproducer"), where=where)
 
