@@ -95,6 +95,8 @@ _STATE = pytest.StashKey[State]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # A malformed case file is a collection error for that file; the checks of every other file still run.
+    config.option.continue_on_collection_errors = True
     state = config.stash[_STATE] = State(config)
     config.pluginmanager.register(state, "conformance-state")
 

@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import pickle
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-# pyproject.toml does not (yet) set pytest's `pythonpath`, and the project is not installed in the venv, so
-# put the project root on sys.path to import both implementations.
-ROOT = str(Path(__file__).resolve().parents[1])
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-import reference  # noqa: E402
-from local_broadcast import (  # noqa: E402
+import reference
+from local_broadcast import (
     RULES,
     BroadcastError,
     broadcast_v0,

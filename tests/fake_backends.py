@@ -1,0 +1,94 @@
+"""Backends that misbehave on purpose, to test isolation and verdicts. Loaded in workers by reference."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import time
+
+import numpy as np
+
+from conformance.backends import Backend, Outcome, Request
+from conformance.backends.local import LocalBackend
+
+ALL = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+
+
+class _Fake(Backend):
+    package = None
+    variants = {"v3": 3}
+    dtypes = ALL
+
+
+class SegfaultBackend(_Fake):
+    name = "segfault"
+
+    def run(self, request: Request) -> Outcome:
+        ctypes.string_at(0)  # a real SIGSEGV: reads address 0
+        raise AssertionError("unreachable")
+
+
+class AbortBackend(_Fake):
+    name = "abort"
+
+    def run(self, request: Request) -> Outcome:
+        os.abort()
+
+
+class FpeBackend(_Fake):
+    name = "fpe"
+
+    def run(self, request: Request) -> Outcome:
+        os.kill(os.getpid(), signal.SIGFPE)
+        time.sleep(5)
+        raise AssertionError("unreachable")
+
+
+class HangBackend(_Fake):
+    name = "hang"
+
+    def run(self, request: Request) -> Outcome:
+        time.sleep(3600)
+        raise AssertionError("unreachable")
+
+
+class RaisingBackend(_Fake):
+    name = "raising"
+
+    def run(self, request: Request) -> Outcome:
+        raise KeyError("a bug in the adapter")
+
+
+class CrashOnSecondAxisBackend(LocalBackend):
+    """Dies on data of rank 2 and behaves like the local implementation otherwise."""
+
+    name = "crash-rank2"
+
+    def run(self, request: Request) -> Outcome:
+        if request.data.ndim == 2:
+            ctypes.string_at(0)
+        return super().run(request)
+
+
+class ZeroFlipBackend(LocalBackend):
+    """Copies -0.0 as +0.0 (a lossy copy by arithmetic), otherwise correct."""
+
+    name = "zeroflip"
+
+    def run(self, request: Request) -> Outcome:
+        outcome = super().run(request)
+        if outcome.output is not None and outcome.output.dtype.kind == "f":
+            return Outcome(output=outcome.output + np.zeros((), outcome.output.dtype))
+        return outcome
+
+
+class AcceptAllBackend(_Fake):
+    """Never rejects: returns an array of the target shape (clipped at zero) filled with the first value."""
+
+    name = "acceptall"
+
+    def run(self, request: Request) -> Outcome:
+        shape = tuple(max(int(t), 0) for t in np.ravel(request.target_shape))
+        first = request.data.reshape(-1)[:1] if request.data.size else np.zeros(1, request.data.dtype)
+        return Outcome(output=np.full(shape, first[0], request.data.dtype))

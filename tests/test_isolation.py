@@ -1,0 +1,68 @@
+"""Checks run in worker processes: a dying or hanging backend costs one check, and the pool goes on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conformance.backends import Request
+from conformance.isolation import WorkerPool, describe_exit
+
+
+def request(shape=(3, 1)) -> Request:
+    return Request(mode="numpy", variant="v3", data=np.zeros(shape, np.float32),
+                   target_shape=np.array([2, 3, 1]), axes_mapping=None)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    p = WorkerPool(timeout=20)
+    yield p
+    p.close()
+
+
+@pytest.mark.parametrize("backend, expected", [
+    ("tests.fake_backends:SegfaultBackend", "signal 11 (SIGSEGV)"),
+    ("tests.fake_backends:AbortBackend", "signal 6 (SIGABRT)"),
+    ("tests.fake_backends:FpeBackend", "signal 8 (SIGFPE)"),
+])
+def test_a_dying_worker_is_a_crash_and_the_pool_goes_on(pool, backend, expected):
+    outcome = pool.run(backend, request())
+    assert outcome.crash == expected and outcome.stage == "worker" and outcome.output is None
+    after = pool.run("local", request())
+    assert after.crash is None and after.output is not None and after.output.shape == (2, 3, 1)
+
+
+def test_a_hanging_check_times_out_and_the_pool_goes_on():
+    p = WorkerPool(timeout=2)
+    try:
+        outcome = p.run("tests.fake_backends:HangBackend", request())
+        assert outcome.timeout == 2 and outcome.crash is None
+        assert p.run("local", request()).output is not None
+    finally:
+        p.close()
+
+
+def test_an_exception_in_the_adapter_is_an_adapter_error(pool):
+    outcome = pool.run("tests.fake_backends:RaisingBackend", request())
+    assert outcome.adapter_error is not None and "KeyError: 'a bug in the adapter'" in outcome.adapter_error
+
+
+def test_a_rejection_is_not_an_error(pool):
+    bad = Request(mode="numpy", variant="v3", data=np.zeros((3,), np.float32), target_shape=np.array([2]),
+                  axes_mapping=None)
+    outcome = pool.run("local", bad)
+    assert outcome.error is not None and outcome.rule == "numpy_dim" and outcome.stage == "validate"
+
+
+def test_the_worker_keeps_its_state_between_checks(pool):
+    # the same backend instance serves consecutive checks: runtimes are loaded once per worker
+    first = pool.run("local", request())
+    second = pool.run("local", request((1, 1)))
+    assert first.output is not None and second.output is not None
+
+
+@pytest.mark.parametrize("code, text", [(-11, "signal 11 (SIGSEGV)"), (-8, "signal 8 (SIGFPE)"),
+                                        (3, "exit code 3"), (-99, "signal 99")])
+def test_describe_exit(code, text):
+    assert describe_exit(code) == text

@@ -1,0 +1,167 @@
+"""The pytest plugin end to end, in a separate pytest process per test (pytester), on small case files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CASES = """\
+group: rule
+cases:
+  - id: small_numpy
+    mode: numpy
+    data_shape: [3]
+    target_shape: [2, 3]
+    expect: {shape: [2, 3]}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+    dtypes: [f32, i8]
+  - id: small_rank2
+    mode: numpy
+    data_shape: [3, 1]
+    target_shape: [2, 3, 4]
+    expect: {shape: [2, 3, 4]}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+    dtypes: [f32, i8]
+  - id: small_reject
+    mode: numpy
+    data_shape: [3]
+    target_shape: [2]
+    expect: {reject: numpy_dim}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+"""
+
+BROKEN = """\
+group: rule
+cases:
+  - id: broken_case
+    mode: numpy
+    data_shape: [3]
+    target_shape: [2, 3]
+    expect: {shape: [2, 3]}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+    colour: blue
+"""
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    pytester.makepyfile(test_conformance="")
+    (pytester.path / "cases").mkdir()
+    (pytester.path / "cases" / "small.yaml").write_text(CASES)
+    return pytester
+
+
+def run(project: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict]:
+    result = project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider",
+                                          "--results", "out/results.json", "--report", "out/index.html", *args)
+    path = project.path / "out" / "results.json"
+    return result, (json.loads(path.read_text()) if path.exists() else {})
+
+
+def verdicts(results: dict) -> dict[str, str]:
+    return {c["id"].split("::")[-1]: c["verdict"] for c in results["checks"]}
+
+
+def test_a_crashing_backend_costs_only_its_checks(project):
+    result, data = run(project, "--backend", "local", "--backend", "tests.fake_backends:CrashOnSecondAxisBackend")
+    got = verdicts(data)
+    crashed = {name for name, verdict in got.items() if verdict == "crash"}
+    assert crashed == {f"small_rank2[crash-rank2-{v}-{d}]" for v in ("v1", "v3") for d in ("f32", "i8")}
+    assert all(verdict == "pass" for name, verdict in got.items() if name not in crashed)
+    # every check of the plan is in the results: 2 backends x 2 variants x (2 + 2 + 1 dtypes)
+    assert len(got) == 20
+    result.assert_outcomes(passed=16, failed=4)
+    result.stdout.fnmatch_lines(["*crash: worker died: signal 11 (SIGSEGV)*", "*rerun: python -m pytest *"])
+    html = (project.path / "out" / "index.html").read_text()
+    assert "small_rank2" in html and "signal 11 (SIGSEGV)" in html
+
+
+def test_a_malformed_file_is_a_collection_error_and_the_rest_runs(project):
+    (project.path / "cases" / "broken.yaml").write_text(BROKEN)
+    result, data = run(project, "--backend", "local")
+    result.stdout.fnmatch_lines(["*broken.yaml:3: cases/0: Additional properties are not allowed ('colour'*"])
+    assert len(data["checks"]) == 10 and set(verdicts(data).values()) == {"pass"}
+    assert data["collection_errors"][0]["file"] == "cases/broken.yaml"
+    assert data["collection_errors"][0]["line"] == 3
+
+
+def test_a_duplicate_id_names_both_places(project):
+    (project.path / "cases" / "zz_dup.yaml").write_text(CASES.split("  - id: small_rank2")[0])
+    result, data = run(project, "--backend", "local")
+    result.stdout.fnmatch_lines(["*zz_dup.yaml:3: duplicate case id 'small_numpy': first defined at "
+                                 "cases/small.yaml:3*"])
+    assert len(data["checks"]) == 10
+
+
+def test_known_differences_are_strict(project):
+    known = project.path / "zeroflip.yaml"
+    known.write_text("""\
+- id: signed-zero-lost
+  match: {case: [small_numpy, small_rank2], dtype: [f32]}
+  verdict: wrong_values
+  reason: adds +0.0, which turns -0.0 into +0.0
+  reproducer: "backend.run(data=[-0.0])"
+- id: stale
+  match: {dtype: i8}
+  verdict: wrong_values
+  reason: i8 was once broken
+  link: https://example.invalid/issue/1
+- id: never-matches
+  match: {case: no_such_case}
+  verdict: crash
+  reason: nothing
+  link: https://example.invalid/issue/2
+""")
+    result, data = run(project, "--backend", "tests.fake_backends:ZeroFlipBackend", "--known", str(known))
+    got = verdicts(data)
+    assert got["small_numpy[zeroflip-v3-f32]"] == "known_difference"
+    assert got["small_rank2[zeroflip-v3-f32]"] == "known_difference"
+    # the i8 entry no longer reproduces: the check fails and says to update the entry
+    assert got["small_numpy[zeroflip-v3-i8]"] == "error"
+    result.stdout.fnmatch_lines(["*known difference stale * expects wrong_values, but the check gave pass*",
+                                 "*known difference never-matches * matched no check*"])
+    assert [u["entry"]["id"] for u in data["unmatched_known"]] == ["never-matches"]
+    # two variants (v1, v3): 2 cases x f32 known, 2 cases x i8 stale, the rejection passes
+    result.assert_outcomes(xfailed=4, failed=4, passed=2)
+
+
+def test_accepting_an_invalid_input_fails_with_a_rerun_command(project):
+    result, data = run(project, "--backend", "tests.fake_backends:AcceptAllBackend")
+    assert verdicts(data)["small_reject[acceptall-v3-f32]"] == "accepted_invalid"
+    (check,) = [c for c in data["checks"] if c["case"] == "small_reject"]
+    assert check["rerun"] == f"python -m pytest '{check['id']}'"
+    rerun = project.runpytest_subprocess("-p", "conformance.plugin", "--backend",
+                                         "tests.fake_backends:AcceptAllBackend", "--report", "none", check["id"])
+    rerun.assert_outcomes(failed=1)
+
+
+def test_a_hang_is_a_timeout(project):
+    result, data = run(project, "--backend", "tests.fake_backends:HangBackend", "--check-timeout", "1",
+                       "-k", "small_numpy and f32")
+    assert verdicts(data) == {"small_numpy[hang-v3-f32]": "timeout"}
+    result.stdout.fnmatch_lines(["*timeout: no result after 1 s*"])
+
+
+def test_not_applicable_is_a_skip_never_a_pass(project):
+    result, data = run(project, "--backend", "onnxruntime")
+    assert set(verdicts(data).values()) == {"not_applicable"}
+    result.assert_outcomes(skipped=3)
+    assert "bidirectional rule only" in data["checks"][0]["message"]
+
+
+def test_options_select_modes_and_dtypes(project):
+    _, data = run(project, "--backend", "local", "--dtype", "i8")
+    assert {c["dtype"] for c in data["checks"]} == {"i8"} and len(data["checks"]) == 4
+    _, data = run(project, "--backend", "local", "--mode", "explicit")
+    assert data["checks"] == []
+
+
+def test_runs_under_xdist(project):
+    result, data = run(project, "--backend", "local", "-n", "2")
+    assert len(data["checks"]) == 10 and set(verdicts(data).values()) == {"pass"}
+    assert data["run"]["complete"] is True
