@@ -164,7 +164,7 @@ def load_file(path: Path, root_dir: Path) -> list[Case]:
         raise CaseFileError(name, node.start_mark.line + 1, f"{where}: {err.message}")
     lines = (path.read_bytes().decode("utf-8-sig")).splitlines()
     cases = []
-    for raw, node in zip(data["cases"], _node_at(root, ["cases"]).value):
+    for raw, node in zip(data["cases"], _node_at(root, ["cases"]).value, strict=True):
         expect = raw["expect"]
         mode = raw["mode"]
         case = Case(

@@ -43,7 +43,7 @@ def declared_matches(declared: tuple[int | None, ...] | None, shape: tuple[int, 
     """A declared shape is right if it is compatible: same rank, and every static dimension equal."""
     if declared is None:
         return True
-    return len(declared) == len(shape) and all(d is None or d == s for d, s in zip(declared, shape))
+    return len(declared) == len(shape) and all(d is None or d == s for d, s in zip(declared, shape, strict=True))
 
 
 def fmt_shape(shape: tuple[int | None, ...] | None) -> str:

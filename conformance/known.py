@@ -73,7 +73,7 @@ def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
         raws = yaml.safe_load(path.read_text(encoding="utf-8")) or []
         if not isinstance(raws, list):
             raise ValueError(f"{path}: a known-differences file is a list of entries")
-        for raw, node in zip(raws, nodes.value if nodes else []):
+        for raw, node in zip(raws, nodes.value if nodes else [], strict=True):
             entries.setdefault(path.stem, []).append(_entry(raw, path.stem, f"{path}:{node.start_mark.line + 1}"))
     return entries
 

@@ -76,7 +76,7 @@ def numpy_shape(op: str, data_shape: tuple[int, ...], target: tuple[int, ...]) -
     """Rules 1-4 of "Numpy broadcast", one-directional: data is stretched to target, never the reverse."""
     if len(target) < len(data_shape):
         raise BroadcastRuleError(op, "numpy_rank", f"data shape {data_shape}, target_shape {list(target)}")
-    for d, t in zip(data_shape[::-1], target[::-1]):
+    for d, t in zip(data_shape[::-1], target[::-1], strict=False):  # right-aligned
         if d != t and d != 1:
             raise BroadcastRuleError(op, "numpy_dim", f"data dimension {d} vs target {t} "
                                      f"(data shape {data_shape}, target_shape {list(target)})")
@@ -88,11 +88,11 @@ def bidirectional_shape(op: str, data_shape: tuple[int, ...], target: tuple[int,
     rank = max(len(data_shape), len(target))
     d_pad = (1,) * (rank - len(data_shape)) + data_shape
     t_pad = (1,) * (rank - len(target)) + target
-    for d, t in zip(d_pad, t_pad):
+    for d, t in zip(d_pad, t_pad, strict=True):
         if d != t and d != 1 and t != 1:
             raise BroadcastRuleError(op, "bidirectional_dim", f"data dimension {d} vs target {t} "
                                      f"(data shape {data_shape}, target_shape {list(target)})")
-    return tuple(t if d == 1 else d for d, t in zip(d_pad, t_pad))
+    return tuple(t if d == 1 else d for d, t in zip(d_pad, t_pad, strict=True))
 
 
 def explicit_shape(op: str, data_shape: tuple[int, ...], target: tuple[int, ...],
@@ -104,11 +104,11 @@ def explicit_shape(op: str, data_shape: tuple[int, ...], target: tuple[int, ...]
         raise BroadcastRuleError(op, "explicit_negative", f"axes_mapping {list(axes)}")
     if any(a >= len(target) for a in axes):
         raise BroadcastRuleError(op, "explicit_range", f"axes_mapping {list(axes)} for target rank {len(target)}")
-    if any(a > b for a, b in zip(axes, axes[1:])):
+    if any(a > b for a, b in zip(axes, axes[1:], strict=False)):
         raise BroadcastRuleError(op, "explicit_unsorted", f"axes_mapping {list(axes)}")
-    if any(a == b for a, b in zip(axes, axes[1:])):
+    if any(a == b for a, b in zip(axes, axes[1:], strict=False)):
         raise BroadcastRuleError(op, "explicit_duplicate", f"axes_mapping {list(axes)}")
-    for d, a in zip(data_shape, axes):
+    for d, a in zip(data_shape, axes, strict=True):
         # A data dimension of 1 mapped to N is accepted: the suite's reading of a point the spec leaves open
         # (see cases/interpretations.yaml).
         if d != target[a] and d != 1:
@@ -139,7 +139,7 @@ def broadcast(data: np.ndarray, target_shape: object, axes_mapping: object = Non
     if mode == "explicit":
         # Give data the output's rank: its own dimensions on the mapped axes, 1 on the others.
         aligned = [1] * len(shape)
-        for d, a in zip(data.shape, np.asarray(axes_mapping).tolist()):
+        for d, a in zip(data.shape, np.asarray(axes_mapping).tolist(), strict=True):
             aligned[a] = d
         data = data.reshape(aligned)
     return np.broadcast_to(data, shape).copy()

@@ -39,7 +39,6 @@ class OpenVINOBackend(Backend):
         import openvino
         import openvino.opset1
         import openvino.opset3
-
         from openvino.utils.node_factory import NodeFactory
 
         opset_name = request.variant.split("-")[0]
