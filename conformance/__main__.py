@@ -8,42 +8,29 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from conformance import report, results
 
 
-class Unusable(Exception):
-    """An input file the command cannot use; the message names the file and the problem."""
-
-
-def _load(path: Path) -> dict[str, Any]:
-    try:
-        return results.load(path)
-    except FileNotFoundError:
-        problem = "no such file"
-    except (OSError, UnicodeDecodeError) as e:
-        problem = f"cannot read it: {e}"
-    except ValueError as e:  # json.JSONDecodeError is one, and so is a wrong "format"
-        problem = f"not a results file: {e}"
-    raise Unusable(f"{path}: {problem}")
-
-
 def _report(args: argparse.Namespace) -> int:
-    runs = [_load(p) for p in args.results]
-    old = _load(args.compare) if args.compare else None
+    runs = [report.load(p) for p in args.results]
+    old = report.load(args.compare) if args.compare else None
     try:
         merged = results.merge(runs)
         report.write_report(merged, args.output, compare=old)
     except (KeyError, TypeError, AttributeError) as e:
         # The right "format" but a broken layout: say so rather than print a traceback.
         files = ", ".join(map(str, [*args.results, *([args.compare] if args.compare else [])]))
-        raise Unusable(f"malformed results in {files} ({type(e).__name__}: {e})") from e
+        raise report.Unusable(f"malformed results in {files} ({type(e).__name__}: {e})") from e
     print(args.output)
     for col, tally in report.tally_by_column(merged).items():
         rate = f"{100 * tally.rate:.1f}%" if tally.rate is not None else "n/a"
         print(f"  {col}: {tally.passed}/{tally.applicable} pass ({rate}), {tally.failing} failing, "
               f"{tally.known} known, {tally.total - tally.applicable} not run")
+    if old is not None:
+        counts = report.change_counts(merged, old)
+        print(f"  since {old['run'].get('started') or args.compare}: " +
+              ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in counts.items()))
     return 0
 
 
@@ -67,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return args.func(args)
-    except Unusable as e:
+    except report.Unusable as e:
         print(f"broadcast-conformance {args.command}: {e}", file=sys.stderr)
         return 2
 

@@ -103,24 +103,73 @@ def _duplicate_keys(node: yaml.Node) -> Iterator[yaml.Node]:
             yield from _duplicate_keys(child)
 
 
-def _parse(path: Path, name: str) -> tuple[Any, yaml.Node]:
+# Bounds on what one case file may hold: far beyond any real case file, far below what hurts the run.
+MAX_FILE_BYTES = 1_000_000
+MAX_NODES = 200_000  # counted with every alias expanded: an alias bomb is small on disk, huge in memory
+MAX_DEPTH = 32
+
+
+def _check_bounds(name: str, root: yaml.Node) -> None:
+    """Depth and expanded size of the node graph, in linear time (aliases are shared node objects)."""
+    expanded: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, children_done = stack.pop()
+        if depth > MAX_DEPTH:
+            raise CaseFileError(name, node.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels")
+        if id(node) in expanded:
+            continue
+        if isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        else:
+            expanded[id(node)] = 1
+            continue
+        if not children_done:
+            stack.append((node, depth, True))
+            stack.extend((child, depth + 1, False) for child in children if id(child) not in expanded)
+            continue
+        expanded[id(node)] = 1 + sum(expanded[id(child)] for child in children)
+        if expanded[id(node)] > MAX_NODES:
+            raise CaseFileError(name, node.start_mark.line + 1,
+                                f"more than {MAX_NODES} values once aliases are expanded (an alias bomb?)")
+
+
+def _parse(path: Path, name: str) -> tuple[Any, yaml.Node, str]:
+    raw = path.read_bytes()
+    if len(raw) > MAX_FILE_BYTES:
+        raise CaseFileError(name, 1, f"file is {len(raw) / 1e6:.1f} MB, but a case file may hold at most "
+                                     f"{MAX_FILE_BYTES / 1e6:g} MB: split it")
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise CaseFileError(name, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+        line = raw[: e.start].count(b"\n") + 1
+        raise CaseFileError(name, line, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+    loader = None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        loader = yaml.SafeLoader(text)  # the safe loader only: no tag can construct an object
+        root = loader.get_single_node()
+        if root is None:
+            raise CaseFileError(name, 1, "empty file: a case file has `group` and a list of `cases`")
+        _check_bounds(name, root)
+        for key in _duplicate_keys(root):
+            raise CaseFileError(name, key.start_mark.line + 1, f"key {key.value!r} given twice in one mapping")
+        data = loader.construct_document(root)
     except yaml.MarkedYAMLError as e:
-        line = e.problem_mark.line + 1 if e.problem_mark else None
-        raise CaseFileError(name, line, f"YAML error: {e.problem or e}") from None
+        mark = e.problem_mark or e.context_mark
+        raise CaseFileError(name, mark.line + 1 if mark else None, f"YAML error: {e.problem or e}") from None
+    except yaml.reader.ReaderError as e:
+        line = text[: e.position].count("\n") + 1
+        raise CaseFileError(name, line, f"YAML error: unacceptable character #x{e.character:04x}") from None
     except yaml.YAMLError as e:
         raise CaseFileError(name, None, f"YAML error: {e}") from None
-    if root is None:
-        raise CaseFileError(name, None, "empty file: a case file has `group` and a list of `cases`")
-    for key in _duplicate_keys(root):
-        raise CaseFileError(name, key.start_mark.line + 1, f"key {key.value!r} given twice in one mapping")
-    return data, root
+    except RecursionError:
+        raise CaseFileError(name, None, "nesting too deep for the YAML parser") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return data, root, text
 
 
 def _check_semantics(case: Case) -> str | None:
@@ -155,14 +204,14 @@ def load_file(path: Path, root_dir: Path) -> list[Case]:
         name = path.relative_to(root_dir).as_posix()
     except ValueError:
         name = path.as_posix()
-    data, root = _parse(path, name)
+    data, root, text = _parse(path, name)
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         err = min(errors, key=lambda e: len(e.absolute_path))  # the outermost problem explains the rest
         where = "/".join(map(str, err.absolute_path)) or "top level"
         node = _node_at(root, err.absolute_path)
         raise CaseFileError(name, node.start_mark.line + 1, f"{where}: {err.message}")
-    lines = (path.read_bytes().decode("utf-8-sig")).splitlines()
+    lines = text.splitlines()
     cases = []
     for raw, node in zip(data["cases"], _node_at(root, ["cases"]).value, strict=True):
         expect = raw["expect"]

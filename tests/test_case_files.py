@@ -202,11 +202,11 @@ BROKEN_FILES = [
                        ("{shape: [2, 3]}", "{reject: numpy_rank}")), 3,
                  "case other_rule: expect.reject=numpy_rank, but the reference rejects for rule numpy_dim",
                  id="expect_other_rule"),
-    pytest.param("", None, "empty file", id="empty"),
-    pytest.param("# only a comment\n", None, "empty file", id="only_comment"),
-    pytest.param(b"\xff\xfe\x00\x81\x9cgarbage", None, "not UTF-8 text (invalid start byte at byte 0)",
+    pytest.param("", 1, "empty file", id="empty"),
+    pytest.param("# only a comment\n", 1, "empty file", id="only_comment"),
+    pytest.param(b"\xff\xfe\x00\x81\x9cgarbage", 1, "not UTF-8 text (invalid start byte at byte 0)",
                  id="binary_garbage"),
-    pytest.param(b"\x00\x01\x02\x03", None, "unacceptable character #x0000", id="control_characters"),
+    pytest.param(b"\x00\x01\x02\x03", 1, "unacceptable character #x0000", id="control_characters"),
 ]
 
 

@@ -1,0 +1,136 @@
+"""Backends that run ONNX `Expand` models, and the adapter for any backend following `onnx.backend.base`.
+
+Every ONNX backend here runs the same models: one Expand node (opset 8 or 13) whose ``shape`` input is an
+initializer (``init``: known when the model is loaded) or a graph input (``input``: fed at run time).
+Expand has the bidirectional rule and no other, so only bidirectional Broadcast-3 cases apply; the others
+are not applicable, with that reason. A subclass says how to run a model: ``run_model``.
+
+``OnnxBackendAdapter`` runs the models through a module that implements ``onnx.backend.base.Backend``
+(``prepare(model, device)`` returning a rep whose ``run(inputs)`` gives the outputs), e.g.
+``pytest conformance --backend onnx-backend:onnxruntime.backend``, or a subclass that names the module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from importlib import metadata
+from typing import Any, ClassVar
+
+import numpy as np
+
+from conformance.backends.base import Backend, Outcome, Request
+from conformance.cases import Case
+
+# onnx >= 1.23 writes IR version 14 by default, which older runtimes refuse; IR 7 is enough for opset 13.
+IR_VERSION = 7
+# Every element type ONNX Expand takes (its type constraint T is all tensor types).
+EXPAND_DTYPES = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+
+
+def expand_model(request: Request, opset: int, shape_as_input: bool, output_rank: bool = False) -> Any:
+    """The Expand model of a request. ``output_rank``: give the output its rank, with symbolic dimensions,
+    as onnx.checker requires of a graph output (without it the output's shape is left unknown)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    elem = helper.np_dtype_to_tensor_dtype(request.data.dtype)
+    inputs = [helper.make_tensor_value_info("data", elem, list(request.data.shape))]
+    shape = np.asarray(request.target_shape)
+    initializers = []
+    if shape_as_input:
+        inputs.append(helper.make_tensor_value_info("shape", onnx.TensorProto.INT64, list(shape.shape)))
+    else:
+        initializers.append(numpy_helper.from_array(shape, "shape"))
+    dims = [f"out{i}" for i in range(max(request.data.ndim, shape.size))] if output_rank else None
+    graph = helper.make_graph(
+        [helper.make_node("Expand", ["data", "shape"], ["output"])], "expand", inputs,
+        [helper.make_tensor_value_info("output", elem, dims)], initializers)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=IR_VERSION,
+                             producer_name="broadcast-conformance")
+
+
+def inferred_shape(model: Any) -> tuple[int | None, ...] | None:
+    """The output shape ONNX shape inference gives, None for unknown dimensions or rank."""
+    import onnx
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    except Exception:  # shape inference refusing the model is not the backend's verdict
+        return None
+    output = inferred.graph.output[0].type.tensor_type
+    if not output.HasField("shape"):
+        return None
+    return tuple(d.dim_value if d.HasField("dim_value") else None for d in output.shape.dim)
+
+
+class ExpandBackend(Backend):
+    """A backend that runs ONNX Expand models; subclasses implement ``run_model``."""
+
+    variants = {"opset8-init": 3, "opset8-input": 3, "opset13-init": 3, "opset13-input": 3}
+    dtypes = EXPAND_DTYPES
+    output_rank: ClassVar[bool] = False  # see expand_model
+
+    def variants_for(self, case: Case) -> dict[str, str | None]:
+        if case.mode != "bidirectional":
+            reason = (f"ONNX Expand has the bidirectional rule only; a {case.mode}-mode case would be "
+                      "judged against a rule Expand does not claim")
+            return {"expand": reason}
+        if case.axes_mapping is not None:
+            return {"expand": "ONNX Expand has no axes_mapping input"}
+        return super().variants_for(case)
+
+    def run(self, request: Request) -> Outcome:
+        opset_name, kind = request.variant.split("-")
+        model = expand_model(request, int(opset_name.removeprefix("opset")), kind == "input", self.output_rank)
+        feeds = {"data": request.data}
+        if kind == "input":
+            feeds["shape"] = np.asarray(request.target_shape)
+        return self.run_model(model, feeds)
+
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+        """Run an Expand model (an onnx.ModelProto) on its inputs, by name."""
+        raise NotImplementedError
+
+
+def distribution_of(module: str) -> str | None:
+    """The installed distribution that provides a module, for its version; None if none does."""
+    found = metadata.packages_distributions().get(module.partition(".")[0], [])
+    return found[0] if found else None
+
+
+class OnnxBackendAdapter(ExpandBackend):
+    """Any module implementing onnx.backend.base.Backend. Subclass it and set ``module`` (and ``name``), or
+    select it as ``--backend onnx-backend:MODULE``; the backend's name is then the module's."""
+
+    module: ClassVar[str]
+    device: ClassVar[str] = "CPU"
+    output_rank = True  # onnx.backend implementations may run onnx.checker (onnxruntime.backend does)
+
+    def __init__(self, module: str | None = None) -> None:
+        if module is not None:
+            self.module = self.name = module  # type: ignore[misc]  # per instance: one class, any module
+        if self.package is None:
+            self.package = distribution_of(self.module)  # type: ignore[misc]
+
+    def unavailable(self) -> str | None:
+        try:
+            found = importlib.util.find_spec(self.module)
+        except ImportError as e:  # a parent package is missing
+            return f"module {self.module!r} cannot be imported: {e}"
+        if found is None:
+            return f"module {self.module!r} is not installed"
+        return super().unavailable()
+
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+        backend = importlib.import_module(self.module)
+        shape = inferred_shape(model)
+        try:
+            rep = backend.prepare(model, device=self.device)
+        except Exception as e:  # backends raise their own exception types
+            return Outcome(error=f"{type(e).__name__}: {e}", stage="compile", declared_shape=shape)
+        try:
+            outputs = rep.run([feeds[i.name] for i in model.graph.input])
+        except Exception as e:
+            return Outcome(error=f"{type(e).__name__}: {e}", stage="infer", declared_shape=shape)
+        return Outcome(output=np.array(outputs[0], copy=True), declared_shape=shape)

@@ -1,0 +1,37 @@
+"""ONNX's own reference implementation, ``onnx.reference.ReferenceEvaluator``, on the ONNX Expand models the
+other ONNX backends run.
+
+Its Expand is ``data * numpy.ones(shape, data.dtype)`` (onnx/reference/ops/op_expand.py): numpy's
+broadcasting rule, which is the bidirectional one, and a multiplication by one, which keeps every bit of the
+data (NaN payloads, signed zeros, subnormals) on IEEE hardware. A rejection is the exception numpy raises.
+The declared shape is ONNX shape inference's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from conformance.backends.base import Outcome
+from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend, inferred_shape
+
+
+class OnnxReferenceBackend(ExpandBackend):
+    name = "onnx-reference"
+    package = "onnx"
+    dtypes = EXPAND_DTYPES  # numpy has every element type the suite sweeps
+
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+        from onnx.reference import ReferenceEvaluator
+
+        shape = inferred_shape(model)
+        try:
+            evaluator = ReferenceEvaluator(model)
+        except Exception as e:  # the evaluator raises whatever its checks or numpy raise
+            return Outcome(error=f"{type(e).__name__}: {e}", stage="compile", declared_shape=shape)
+        try:
+            (result,) = evaluator.run(None, feeds)
+        except Exception as e:
+            return Outcome(error=f"{type(e).__name__}: {e}", stage="infer", declared_shape=shape)
+        return Outcome(output=np.array(result, copy=True), declared_shape=shape)

@@ -1,0 +1,50 @@
+"""OpenVINO's ONNX frontend: the ONNX Expand models ONNX Runtime runs, read by ``Core.read_model`` and run
+on the CPU plugin.
+
+The frontend converts Expand into a bidirectional Broadcast-3 (src/frontends/onnx/frontend/src/op/expand.cpp),
+so this backend runs the same CPU kernel as ``openvino`` opset3 bidirectional, reached through the converter:
+what differs from that backend is the converter's doing. Stages: ``build`` is read_model (the conversion),
+then ``compile`` and ``infer``. The declared shape is that of the converted model's output, before compiling.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from conformance.backends.base import Outcome
+from conformance.backends.onnx_backend import ExpandBackend
+from conformance.backends.openvino import declared
+
+
+class OpenVINOOnnxBackend(ExpandBackend):
+    name = "openvino-onnx"
+    package = "openvino"
+    # The ONNX frontend maps every ONNX tensor type Expand takes; the CPU plugin then runs i64, u64 and f64
+    # in 32 bits, as it does for the openvino backend (see conformance/known/openvino-onnx.yaml).
+    dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+
+    @cached_property
+    def core(self) -> Any:
+        import openvino
+
+        return openvino.Core()
+
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+        try:
+            converted = self.core.read_model(model.SerializeToString(), b"")
+            shape = declared(converted.output(0).get_partial_shape())
+        except RuntimeError as e:
+            return Outcome(error=str(e), stage="build")
+        try:
+            compiled = self.core.compile_model(converted, "CPU")
+        except RuntimeError as e:
+            return Outcome(error=str(e), stage="compile", declared_shape=shape)
+        try:
+            result = compiled(feeds)[0]
+        except RuntimeError as e:
+            return Outcome(error=str(e), stage="infer", declared_shape=shape)
+        # The result may alias the request's buffer: keep our own copy.
+        return Outcome(output=np.array(result, copy=True), declared_shape=shape)
