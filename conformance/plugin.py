@@ -4,6 +4,7 @@ and the results file and HTML report written at the end (by the xdist controller
 from __future__ import annotations
 
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ from conformance.isolation import WorkerPool
 from conformance.run_info import RunLog
 
 ENTRY_MODULE = "test_conformance.py"
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -76,6 +81,12 @@ class State:
         record = dict(report.user_properties).get("conformance")
         if record is not None and report.when == "call":
             self.log.add_check(record)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if not hasattr(session.config, "workerinput"):
+            self.log.start()
+            # SIGTERM ends the run like Ctrl-C: finished checks are kept and the results are written
+            signal.signal(signal.SIGTERM, _interrupt)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput"):  # an xdist worker: the controller writes the results

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -199,7 +200,9 @@ def _case_view(case_id: str, raw: dict[str, Any]) -> dict[str, Any]:
             "axes_mapping": _json(raw.get("axes_mapping")),
             "expect": _outcome(raw.get("expect")), "spec_ref": raw.get("spec_ref"),
             "description": raw.get("description"), "source": raw.get("source"),
-            "interpretation": raw.get("interpretation"), "text": raw.get("text")}
+            "interpretation": raw.get("interpretation"),
+            # As written, less the indentation of the list it sits in.
+            "text": textwrap.dedent(raw["text"]) if isinstance(raw.get("text"), str) else None}
     view["search"] = " ".join(str(view[k]) for k in ("id", "description", "file", "group", "spec_ref",
                                                       "source", "interpretation") if view[k])
     return view
@@ -265,19 +268,34 @@ def _known_entries(checks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return entries
 
 
-def _check_view(check: dict[str, Any], known: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _outcome_views(checks: list[dict[str, Any]], known: dict[str, dict[str, Any]],
+                   codes: Codes) -> list[dict[str, Any]]:
+    """The non-pass checks of one cell as blocks of evidence. Checks that differ only in variant (and so in
+    id and rerun command) share a block: a backend usually fails the same way in every variant, and one block
+    naming the variants reads better, and weighs less, than the same evidence again and again."""
+    blocks: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for c in checks:
+        evidence = {k: v for k, v in c.items() if k not in ("id", "variant", "rerun", "duration")}
+        blocks[json.dumps(evidence, sort_keys=True, default=str)].append(c)
+    return [_block_view(cs, known, codes) for cs in blocks.values()]
+
+
+def _block_view(checks: list[dict[str, Any]], known: dict[str, dict[str, Any]], codes: Codes) -> dict[str, Any]:
+    check = checks[0]
     actual = check.get("actual") or {}
     diff = check.get("first_diff")
     message = check.get("message") or ""
-    return {"id": check.get("id"), "verdict": check["verdict"], "letter": letter(check["verdict"]),
-            "variant": check.get("variant"), "dtype": check.get("dtype"),
+    return {"verdict": check["verdict"], "letter": letter(check["verdict"]), "dtype": check.get("dtype"),
+            "variants": [c.get("variant") for c in checks], "codes": codes.of(checks),
+            "checks": [{"id": c.get("id"), "rerun": c.get("rerun") or c.get("id")} for c in checks],
             # The summary line holds the message's first line; a longer message is shown whole below it.
             "headline": message.split("\n", 1)[0], "message": message if "\n" in message.strip() else None,
             "expected": _outcome(check.get("expected")),
             "actual_shape": _shape(actual.get("shape")), "actual_dtype": actual.get("dtype"),
-            "declared_shape": _shape(actual.get("declared_shape")), "error": actual.get("error"),
-            "stage": actual.get("stage"), "rerun": check.get("rerun"),
-            "duration": _duration(check.get("duration")),
+            # The shape declared before running matters when it is not the shape that came out.
+            "declared_shape": (_shape(actual.get("declared_shape"))
+                               if actual.get("declared_shape") != actual.get("shape") else None),
+            "error": actual.get("error"), "stage": actual.get("stage"),
             "first_diff": diff and {"index": _shape(diff.get("index")), "expected": diff.get("expected"),
                                     "actual": diff.get("actual"), "count": diff.get("count"),
                                     "size": diff.get("size")},
@@ -350,6 +368,17 @@ def _changed(results: dict[str, Any], compare: dict[str, Any]) -> Iterable[tuple
             yield kind, key[1], after or before, was, now
 
 
+def _which(checks: list[dict[str, Any]]) -> list[tuple[list[str], list[str]]]:
+    """The variants and element types of some checks, compactly: variants with the same element types together."""
+    by_variant: dict[str, list[str]] = defaultdict(list)
+    for c in checks:
+        by_variant[str(c.get("variant") or "")].append(str(c.get("dtype") or ""))
+    by_dtypes: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for variant, dtypes in sorted(by_variant.items()):
+        by_dtypes[tuple(sorted(set(dtypes), key=_dtype_order))].append(variant)
+    return [([v for v in variants if v], [d for d in dtypes if d]) for dtypes, variants in by_dtypes.items()]
+
+
 def change_counts(results: dict[str, Any], compare: dict[str, Any]) -> dict[str, int]:
     counts = Counter(kind for kind, *_ in _changed(results, compare))
     return {kind: counts[kind] for kind in CHANGE_KINDS}
@@ -365,9 +394,15 @@ def _changes(results: dict[str, Any], compare: dict[str, Any], cases: dict[str, 
         grouped[kind][(check["case"], col, was, now)].append(check)
     per_column: dict[str, Counter[str]] = defaultdict(Counter)
     lists: dict[str, list[dict[str, Any]]] = {}
+
+    def order(row: tuple[str, str, str | None, str | None]) -> tuple[Any, ...]:
+        case = cases.get(row[0])  # in matrix order; a case no longer described last
+        return (case is None, case["file"] if case else "", (case["line"] or 0) if case else 0, row[0], row[1])
+
     for kind, rows in grouped.items():
         lists[kind] = []
-        for (case_id, col, was, now), checks in rows.items():
+        for (case_id, col, was, now) in sorted(rows, key=order):
+            checks = rows[(case_id, col, was, now)]
             per_column[col][kind] += len(checks)
             cell, case = _anchor("c", case_id, col), cases.get(case_id)
             lists[kind].append({
@@ -375,7 +410,7 @@ def _changes(results: dict[str, Any], compare: dict[str, Any], cases: dict[str, 
                 "new_letter": letter(now), "n": len(checks), "codes": codes.of(checks),
                 "mode": case["mode"] if case else "", "search": case["search"] if case else case_id,
                 "anchor": cell if cell in anchors else _anchor("r", case_id) if case else None,
-                "which": [{"variant": c.get("variant"), "dtype": c.get("dtype"), "id": c["id"]} for c in checks]})
+                "which": _which(checks)})
     return {"since": _run_view(compare.get("run", {})), "problem": None, "limit": CHANGE_ROWS,
             "counts": {k: sum(e["n"] for e in lists[k]) for k in CHANGE_KINDS}, **lists,
             "per_column": [{"column": col, **{k: per_column[col][k] for k in CHANGE_KINDS}}
@@ -399,7 +434,7 @@ def _matrix(cases: dict[str, dict[str, Any]], columns: list[str], checks: list[d
             anchor = None
             if any(v not in (PASS, SKIPPED) for v in tally.counts):
                 anchor = _anchor("c", case["id"], col)
-                shown = [_check_view(c, known) for c in found if c["verdict"] not in QUIET]
+                shown = _outcome_views([c for c in found if c["verdict"] not in QUIET], known, codes)
                 sections.append({"column": col, "anchor": anchor, "tally": tally, "checks": shown,
                                  "failing": any(c["verdict"] not in (KNOWN, *QUIET) for c in found),
                                  "known": list({id(k["known"]): k["known"] for k in shown if k["known"]}.values()),

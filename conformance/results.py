@@ -60,6 +60,9 @@ def save(path: Path, results: dict[str, Any]) -> None:
 
 
 def load(path: Path) -> dict[str, Any]:
+    """A results file: the JSON document a run writes at its end, or the JSON-lines stream it writes as it goes."""
+    if Path(path).suffix == ".jsonl":
+        return load_stream(Path(path))
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if data.get("format") != FORMAT:
         raise ValueError(f"{path}: format={data.get('format')!r}, but should be {FORMAT!r}")
@@ -98,3 +101,54 @@ def merge(runs: Iterable[dict[str, Any]]) -> dict[str, Any]:
         merged["collection_errors"].extend(r.get("collection_errors", []))
     merged["run"] = {**runs[-1]["run"], "complete": all(r["run"].get("complete", False) for r in runs)}
     return merged
+
+
+class Stream:
+    """The results of a run as JSON lines, each written as its check finishes: a run that is killed keeps
+    every finished check. Lines: {"header": {...run, backends}}, {"case": id, "data": {...}},
+    {"check": {...}}, {"collection_error": {...}}, and {"footer": {...run}} when the run ended normally."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._file = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115  (kept open for the run)
+        self.write({"header": header})
+
+    def write(self, line: dict[str, Any]) -> None:
+        # one write per line, flushed: the OS keeps it even if this process is killed the next instant
+        self._file.write(json.dumps(line, default=str) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def load_stream(path: Path) -> dict[str, Any]:
+    """A results document from a (possibly interrupted) JSON-lines stream; a torn last line is ignored."""
+    header: dict[str, Any] = {}
+    footer: dict[str, Any] | None = None
+    cases: dict[str, Any] = {}
+    checks: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8") as f:
+        for text in f:
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError:
+                continue  # the line being written when the run was killed
+            if "header" in line:
+                header = line["header"]
+            elif "case" in line:
+                cases[line["case"]] = line["data"]
+            elif "check" in line:
+                checks.append(line["check"])
+            elif "collection_error" in line:
+                errors.append(line["collection_error"])
+            elif "footer" in line:
+                footer = line["footer"]
+    if not header:
+        raise ValueError(f"{path}: no header line: not a results stream")
+    run = {**header.get("run", {}), **(footer or {}), "complete": bool(footer and footer.get("complete"))}
+    return {"format": FORMAT, "run": run, "backends": header.get("backends", {}), "cases": cases,
+            "checks": checks, "unmatched_known": (footer or {}).get("unmatched_known", []),
+            "collection_errors": errors}

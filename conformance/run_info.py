@@ -56,6 +56,9 @@ def _versions() -> dict[str, str]:
 
 
 class RunLog:
+    """Collects the run on the xdist controller (or the only process): each check is streamed to
+    ``<results>.jsonl`` as it finishes, and the results file and report are written at the end."""
+
     def __init__(self, config: pytest.Config, backends: dict[str, Backend]) -> None:
         self.config = config
         self.backends = backends
@@ -64,13 +67,44 @@ class RunLog:
         self.checks: list[dict[str, Any]] = []
         self.collection_errors: list[dict[str, Any]] = []
         self.written: list[Path] = []
+        self.unmatched: list[dict[str, Any]] = []
+        self._cases: dict[str, dict[str, Any]] | None = None
+        self._streamed_cases: set[str] = set()
+        self.stream: results.Stream | None = None
+
+    def start(self) -> None:
+        path = self._path("results")
+        if path is not None:
+            self.stream = results.Stream(path.with_suffix(".jsonl"), {
+                "run": self._run_info(), "backends": {b.name: b.describe() for b in self.backends.values()}})
+
+    def _run_info(self) -> dict[str, Any]:
+        config = self.config
+        return {"started": self.started, "suite_commit": _commit(config.rootpath), "python": sys.version.split()[0],
+                "platform": platform.platform(), "cpu": _cpu(), "argv": list(config.invocation_params.args),
+                "packages": _versions()}
+
+    def cases(self) -> dict[str, dict[str, Any]]:
+        if self._cases is None:
+            option = self.config.getoption("cases")
+            cases_dir = Path(option) if option else self.config.rootpath / "cases"
+            loaded, _ = load_all(cases_dir, self.config.rootpath) if cases_dir.is_dir() else ({}, {})
+            self._cases = {c.id: c.to_json() for cs in loaded.values() for c in cs}
+        return self._cases
 
     def add_check(self, record: dict[str, Any]) -> None:
         self.checks.append(record)
+        if self.stream is not None:
+            if record["case"] not in self._streamed_cases:
+                self._streamed_cases.add(record["case"])
+                self.stream.write({"case": record["case"], "data": self.cases().get(record["case"])})
+            self.stream.write({"check": record})
 
     def add_collection_error(self, error: dict[str, Any]) -> None:
         if error not in self.collection_errors:  # every xdist worker collects, and reports, the same error
             self.collection_errors.append(error)
+            if self.stream is not None:
+                self.stream.write({"collection_error": error})
 
     def _path(self, option: str) -> Path | None:
         value = self.config.getoption(option)
@@ -80,23 +114,17 @@ class RunLog:
         return path if path.is_absolute() else self.config.invocation_params.dir / path
 
     def build(self, complete: bool) -> dict[str, Any]:
-        config = self.config
-        option = config.getoption("cases")
-        cases_dir = Path(option) if option else config.rootpath / "cases"
-        loaded, _ = load_all(cases_dir, config.rootpath) if cases_dir.is_dir() else ({}, {})
         used = {r["case"] for r in self.checks}
-        cases = {c.id: c.to_json() for cs in loaded.values() for c in cs if c.id in used}
+        cases = {case_id: data for case_id, data in self.cases().items() if case_id in used}
         matched = {(r["backend"], r["known"]["id"]) for r in self.checks if r.get("known")}
         names = {b.name for b in self.backends.values()}
-        entries = known_mod.load([Path(p) for p in config.getoption("known")])
+        entries = known_mod.load([Path(p) for p in self.config.getoption("known")])
         unmatched = [{"backend": name, "entry": k.to_json()} for name, ks in entries.items() if name in names
                      for k in ks if (name, k.id) not in matched]
         return {
             "format": results.FORMAT,
-            "run": {"started": self.started, "finished": _now(), "complete": complete,
-                    "suite_commit": _commit(config.rootpath), "python": sys.version.split()[0],
-                    "platform": platform.platform(), "cpu": _cpu(), "argv": list(config.invocation_params.args),
-                    "wall_time": round(time.perf_counter() - self.t0, 2), "packages": _versions()},
+            "run": {**self._run_info(), "finished": _now(), "complete": complete,
+                    "wall_time": round(time.perf_counter() - self.t0, 2)},
             "backends": {b.name: b.describe() for b in self.backends.values()},
             "cases": cases,
             "checks": self.checks,
@@ -105,8 +133,15 @@ class RunLog:
         }
 
     def finish(self, session: pytest.Session) -> None:
-        complete = not session.shouldstop and not session.shouldfail and session.testsfailed is not None
-        data = self.build(complete and session.exitstatus != pytest.ExitCode.INTERRUPTED)
+        interrupted = (session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
+                       or bool(session.shouldfail))
+        data = self.build(complete=not interrupted)
+        self.unmatched = data["unmatched_known"]
+        if self.stream is not None:
+            self.stream.write({"footer": {key: data["run"][key] for key in ("finished", "complete", "wall_time")}
+                               | {"unmatched_known": self.unmatched}})
+            self.stream.close()
+            self.written.append(self.stream.path)
         results_path = self._path("results")
         if results_path is not None:
             results.save(results_path, data)
@@ -117,7 +152,6 @@ class RunLog:
 
             write_report(data, report_path)
             self.written.append(report_path)
-        self.unmatched = data["unmatched_known"]
 
     def summary_lines(self) -> list[str]:
         lines = []
@@ -126,7 +160,7 @@ class RunLog:
             per_backend.setdefault(results.column(r), Counter())[r["verdict"]] += 1
         for column, counts in sorted(per_backend.items()):
             lines.append(f"conformance {column}: " + ", ".join(f"{n} {k}" for k, n in counts.most_common()))
-        for u in getattr(self, "unmatched", []):
+        for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
         lines += [f"conformance: wrote {p}" for p in self.written]
         return lines

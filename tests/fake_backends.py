@@ -92,3 +92,13 @@ class AcceptAllBackend(_Fake):
         shape = tuple(max(int(t), 0) for t in np.ravel(request.target_shape))
         first = request.data.reshape(-1)[:1] if request.data.size else np.zeros(1, request.data.dtype)
         return Outcome(output=np.full(shape, first[0], request.data.dtype))
+
+
+class SlowBackend(LocalBackend):
+    """Correct, but takes a while per check: a run of it can be interrupted halfway."""
+
+    name = "slow"
+
+    def run(self, request: Request) -> Outcome:
+        time.sleep(0.2)
+        return super().run(request)
