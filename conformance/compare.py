@@ -3,6 +3,7 @@ element type, and bit-exact values (NaN payloads and signed zeros count), with t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,14 +53,50 @@ def fmt_shape(shape: tuple[int | None, ...] | None) -> str:
     return "(" + ", ".join("?" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome) -> Judgement:
-    """expected is the reference output for a valid check, or None with the rule a rejection must follow."""
+# How runtimes say an allocation failed: such a refusal of a valid input is a resource verdict, not a rule.
+ALLOCATION_FAILURES = re.compile(r"bad_alloc|Failed to allocate|Unable to allocate|out of memory|bfc_arena", re.I)
+
+
+def judge_declared(expected_shape: tuple[int, ...] | None, expected_rule: str | None, outcome: Outcome) -> Judgement:
+    """A shape-only check (the output would exceed the memory budget): the declared shape, or a rejection."""
+    if expected_shape is None:
+        if outcome.error is not None:
+            return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
+        if outcome.declared_shape is None:
+            return Judgement(v.NOT_APPLICABLE, "shape-only check: the backend cannot tell its output shape "
+                                               "without running, and the output would exceed the memory budget")
+        return Judgement(v.ACCEPTED_INVALID, f"declared shape={fmt_shape(outcome.declared_shape)}, but should be "
+                                             f"a rejection [{expected_rule}]")
+    if outcome.error is not None:
+        return Judgement(v.REJECTED_VALID, f"rejected at {outcome.stage}: {outcome.error}, but should give shape "
+                                           f"{fmt_shape(expected_shape)}")
+    if outcome.declared_shape is None or None in outcome.declared_shape:
+        return Judgement(v.NOT_APPLICABLE, f"shape-only check: declared shape={fmt_shape(outcome.declared_shape)} "
+                                           "is not static, and the output would exceed the memory budget")
+    if tuple(outcome.declared_shape) != tuple(expected_shape):
+        return Judgement(v.WRONG_SHAPE, f"declared shape={fmt_shape(outcome.declared_shape)}, but should be "
+                                        f"{fmt_shape(expected_shape)}")
+    return Judgement(v.PASS, "shape-only check: the declared shape is right")
+
+
+def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome, *,
+          shape_only: bool = False, expected_shape: tuple[int, ...] | None = None) -> Judgement:
+    """expected is the reference output for a valid check, or None with the rule a rejection must follow;
+    a shape-only check gives the expected shape instead of an output (None with a rule for a rejection)."""
     if outcome.crash is not None:
         return Judgement(v.CRASH, f"worker died: {outcome.crash}")
     if outcome.timeout is not None:
         return Judgement(v.TIMEOUT, f"no result after {outcome.timeout:g} s")
+    if outcome.out_of_memory is not None:
+        return Judgement(v.OUT_OF_MEMORY, f"ran out of memory: {outcome.out_of_memory}")
     if outcome.adapter_error is not None:
         return Judgement(v.ERROR, f"adapter error: {outcome.adapter_error}")
+    if outcome.error is not None and ALLOCATION_FAILURES.search(outcome.error):
+        # a refusal for want of memory is no verdict on the rules: of a valid input, nor of an invalid one
+        # (the backend accepted it and tried to allocate its output)
+        return Judgement(v.OUT_OF_MEMORY, f"failed to allocate at {outcome.stage}: {outcome.error}")
+    if shape_only:
+        return judge_declared(expected_shape, expected_rule, outcome)
     if expected is None:
         if outcome.error is not None:
             return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")

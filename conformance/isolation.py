@@ -8,10 +8,12 @@ the worker; either way it starts a new one and the run goes on.
 from __future__ import annotations
 
 import multiprocessing
+import resource
 import signal
 import traceback
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
@@ -26,9 +28,23 @@ def run_check(backend_ref: str, request: Request) -> Outcome:
         backend = _INSTANCES.get(backend_ref)
         if backend is None:
             backend = _INSTANCES[backend_ref] = load(backend_ref)
-        return backend.run(request)
-    except Exception:
+        return backend.declare(request) if request.shape_only else backend.run(request)
+    except MemoryError as e:  # the worker's memory limit (set in _limit_memory) or the machine's
+        return Outcome(out_of_memory=f"MemoryError: {e}", stage="worker")
+    except BaseException:  # SystemExit and friends too: whatever the adapter raised, the worker reports it
         return Outcome(adapter_error=traceback.format_exc(limit=-8))
+
+
+def _run_and_send(backend_ref: str, request: Request, send: Any, memory_limit: int | None) -> None:
+    _limit_memory(memory_limit)
+    send.send(run_check(backend_ref, request))
+
+
+def _limit_memory(limit_bytes: int | None) -> None:
+    """Worker initializer: cap the address space, so a runaway allocation fails in this worker (MemoryError
+    or the runtime's own allocation error) instead of taking the machine."""
+    if limit_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
 
 
 def describe_exit(exitcode: int | None) -> str:
@@ -43,15 +59,17 @@ def describe_exit(exitcode: int | None) -> str:
 class WorkerPool:
     """One pool per pytest process (and so per xdist worker)."""
 
-    def __init__(self, timeout: float, workers: int = 1) -> None:
+    def __init__(self, timeout: float, workers: int = 1, memory_limit: int | None = None) -> None:
         self.timeout = timeout
         self.workers = workers
+        self.memory_limit = memory_limit
         self.crashes = 0
         self._pool = self._start()
 
     def _start(self) -> ProcessPool:
         # spawn, not fork: the parent may hold threads (xdist) and runtimes must start from a clean process
-        return ProcessPool(max_workers=self.workers, context=multiprocessing.get_context("spawn"))
+        return ProcessPool(max_workers=self.workers, context=multiprocessing.get_context("spawn"),
+                           initializer=_limit_memory, initargs=(self.memory_limit,))
 
     def _restart(self) -> None:
         self._pool.stop()
@@ -59,23 +77,43 @@ class WorkerPool:
         self._pool = self._start()
 
     def run(self, backend_ref: str, request: Request) -> Outcome:
-        # A worker that dies between two checks (say, in a runtime's background thread) leaves pebble's pool
-        # broken with no task to blame: start a new pool and give the check a second chance.
-        for _attempt in range(2):
-            try:
-                future = self._pool.schedule(run_check, args=(backend_ref, request), timeout=self.timeout)
-                return future.result()
-            except ProcessExpired as e:
-                self.crashes += 1
-                return Outcome(crash=describe_exit(e.exitcode), stage="worker")
-            except FutureTimeout:
-                return Outcome(timeout=self.timeout, stage="worker")
-            except (BrokenProcessPool, RuntimeError):
-                self._restart()
-            except Exception as e:  # e.g. the outcome could not be pickled back
-                return Outcome(adapter_error=f"{type(e).__name__}: {e}")
-        self.crashes += 1
-        return Outcome(crash="the worker pool broke twice while this check ran", stage="worker")
+        try:
+            future = self._pool.schedule(run_check, args=(backend_ref, request), timeout=self.timeout)
+            return future.result()
+        except ProcessExpired as e:
+            self.crashes += 1
+            return Outcome(crash=describe_exit(e.exitcode), stage="worker")
+        except FutureTimeout:
+            return Outcome(timeout=self.timeout, stage="worker")
+        except (BrokenProcessPool, RuntimeError):
+            # pebble could not tell which task a dead worker was running (it died before its task was
+            # acknowledged, or between two checks): start a new pool, and run this check once more alone in
+            # a process of its own, whose exit code is then certain.
+            self._restart()
+            return self.run_alone(backend_ref, request)
+        except Exception as e:  # e.g. the outcome could not be pickled back
+            return Outcome(adapter_error=f"{type(e).__name__}: {e}")
+
+    def run_alone(self, backend_ref: str, request: Request) -> Outcome:
+        context = multiprocessing.get_context("spawn")
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=_run_and_send, args=(backend_ref, request, send, self.memory_limit))
+        process.start()
+        send.close()
+        ready = receive.poll(self.timeout)
+        try:
+            outcome = receive.recv() if ready else None
+        except EOFError:  # the process died before it could answer
+            outcome = None
+        process.join(None if outcome is not None else 0 if not ready else 30)
+        if process.is_alive():
+            process.kill()
+            process.join()
+            return Outcome(timeout=self.timeout, stage="worker")
+        if outcome is None:
+            self.crashes += 1
+            return Outcome(crash=describe_exit(process.exitcode), stage="worker")
+        return outcome
 
     def close(self) -> None:
         self._pool.stop()

@@ -38,6 +38,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="extra known-differences file, named <backend>.yaml (repeatable)")
     group.addoption("--check-timeout", type=float, default=120.0, metavar="SECONDS",
                     help="per-check timeout; the worker is killed and replaced (default 120)")
+    group.addoption("--worker-memory", type=float, default=8192, metavar="MIB",
+                    help="address-space limit of each worker process in MiB; 0 for none (default 8192)")
+    group.addoption("--output-budget", type=float, default=256, metavar="MIB",
+                    help="a check whose output would exceed this is shape-only: nothing is allocated "
+                         "(default 256)")
     group.addoption("--results", default="reports/results.json", metavar="PATH",
                     help="results file to write (default reports/results.json)")
     group.addoption("--report", default="reports/index.html", metavar="PATH",
@@ -62,7 +67,8 @@ class State:
     @property
     def pool(self) -> WorkerPool:
         if self._pool is None:
-            self._pool = WorkerPool(timeout=self.config.getoption("check_timeout"))
+            memory = int(self.config.getoption("worker_memory") * 2**20)
+            self._pool = WorkerPool(timeout=self.config.getoption("check_timeout"), memory_limit=memory or None)
         return self._pool
 
     def close(self) -> None:
@@ -182,12 +188,15 @@ class CheckItem(pytest.Item):
             record.update(verdict=v.NOT_APPLICABLE, message=self.check.not_applicable)
             pytest.skip(f"not applicable: {self.check.not_applicable}")
         try:
-            outcome, message = execute(self.check, state.pool.run, state.known.get(backend.name, []), record)
+            outcome, message = execute(self.check, state.pool.run, state.known.get(backend.name, []), record,
+                                       budget=int(self.config.getoption("output_budget") * 2**20))
         except Exception as e:  # a bug in the harness: say so in the results too, then let pytest show it
             record.update(verdict=v.ERROR, message=f"harness error: {type(e).__name__}: {e}")
             raise
         if outcome == "xfailed":
             pytest.xfail(message or "")
+        if outcome == "skipped":
+            pytest.skip(message or "")
         if outcome == "failed":
             raise CheckFailure(message)
 

@@ -106,6 +106,11 @@ class RunLog:
             if self.stream is not None:
                 self.stream.write({"collection_error": error})
 
+    def filtered(self) -> bool:
+        option, config = self.config.option, self.config
+        return bool(option.keyword or option.markexpr or config.getoption("mode") or config.getoption("dtype")
+                    or any("::" in str(arg) for arg in config.invocation_params.args))
+
     def _path(self, option: str) -> Path | None:
         value = self.config.getoption(option)
         if not value or value == "none":
@@ -121,6 +126,8 @@ class RunLog:
         entries = known_mod.load([Path(p) for p in self.config.getoption("known")])
         unmatched = [{"backend": name, "entry": k.to_json()} for name, ks in entries.items() if name in names
                      for k in ks if (name, k.id) not in matched]
+        if self.filtered():  # a subset of the checks ran: an entry for the others matching nothing is no news
+            unmatched = []
         return {
             "format": results.FORMAT,
             "run": {**self._run_info(), "finished": _now(), "complete": complete,

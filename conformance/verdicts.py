@@ -10,6 +10,7 @@ ACCEPTED_INVALID = "accepted_invalid"
 REJECTED_VALID = "rejected_valid"
 CRASH = "crash"
 TIMEOUT = "timeout"
+OUT_OF_MEMORY = "out_of_memory"
 ERROR = "error"
 KNOWN = "known_difference"
 NOT_APPLICABLE = "not_applicable"
@@ -25,6 +26,7 @@ VERDICTS: dict[str, tuple[str, str]] = {
     REJECTED_VALID: ("R", "rejected an input the spec says must be accepted"),
     CRASH: ("C", "the worker process died (signal or exit code)"),
     TIMEOUT: ("O", "the check did not finish within the timeout"),
+    OUT_OF_MEMORY: ("M", "the check ran out of the worker's memory (limit or machine) instead of a result"),
     ERROR: ("E", "the adapter itself failed (a bug on our side, not a verdict on the backend)"),
     KNOWN: ("K", "a recorded, explained known difference (strict xfail)"),
     NOT_APPLICABLE: ("N", "the backend cannot express this check, for the reason given"),
@@ -32,4 +34,4 @@ VERDICTS: dict[str, tuple[str, str]] = {
 }
 
 FAILING = frozenset({WRONG_SHAPE, WRONG_DTYPE, WRONG_VALUES, ACCEPTED_INVALID, REJECTED_VALID, CRASH, TIMEOUT,
-                     ERROR})
+                     OUT_OF_MEMORY, ERROR})

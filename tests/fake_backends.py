@@ -102,3 +102,57 @@ class SlowBackend(LocalBackend):
     def run(self, request: Request) -> Outcome:
         time.sleep(0.2)
         return super().run(request)
+
+
+class HogBackend(_Fake):
+    """Allocates far beyond any worker's memory limit."""
+
+    name = "hog"
+
+    def run(self, request: Request) -> Outcome:
+        hog = np.ones(2**36, np.uint8)  # 64 GiB
+        return Outcome(output=hog[:0])
+
+
+class NoisyBackend(LocalBackend):
+    """Correct, but writes binary garbage to the worker's stdout and stderr first."""
+
+    name = "noisy"
+
+    def run(self, request: Request) -> Outcome:
+        os.write(1, bytes(range(256)) * 4 + b"\n{'verdict': 'pass'}\n")
+        os.write(2, b"\x00\xff garbage on stderr\n")
+        return super().run(request)
+
+
+class ExitingBackend(_Fake):
+    """Raises SystemExit from inside the adapter."""
+
+    name = "exiting"
+
+    def run(self, request: Request) -> Outcome:
+        raise SystemExit(3)
+
+
+class _Unpicklable(Exception):
+    def __init__(self) -> None:
+        super().__init__("carries a lock")
+        self.lock = __import__("threading").Lock()
+
+
+class ExoticExceptionBackend(_Fake):
+    """Raises an exception that cannot be pickled back to the parent."""
+
+    name = "exotic"
+
+    def run(self, request: Request) -> Outcome:
+        raise _Unpicklable()
+
+
+class GarbageOutcomeBackend(_Fake):
+    """Returns something that is not an Outcome at all."""
+
+    name = "garbage"
+
+    def run(self, request: Request) -> Outcome:
+        return "not an outcome"  # type: ignore[return-value]

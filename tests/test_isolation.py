@@ -66,3 +66,46 @@ def test_the_worker_keeps_its_state_between_checks(pool):
                                         (3, "exit code 3"), (-99, "signal 99")])
 def test_describe_exit(code, text):
     assert describe_exit(code) == text
+
+
+def test_allocating_beyond_the_memory_limit_is_out_of_memory():
+    p = WorkerPool(timeout=60, memory_limit=2 * 2**30)
+    try:
+        outcome = p.run("tests.fake_backends:HogBackend", request())
+        assert outcome.out_of_memory is not None and "MemoryError" in outcome.out_of_memory
+        assert p.run("local", request()).output is not None
+    finally:
+        p.close()
+
+
+def test_garbage_on_stdout_does_not_disturb_the_result(pool, capfd):
+    outcome = pool.run("tests.fake_backends:NoisyBackend", request())
+    assert outcome.output is not None and outcome.output.shape == (2, 3, 1)
+
+
+@pytest.mark.parametrize("backend, fragment", [
+    ("tests.fake_backends:ExitingBackend", "SystemExit: 3"),
+    ("tests.fake_backends:ExoticExceptionBackend", "_Unpicklable: carries a lock"),
+])
+def test_exotic_exceptions_are_adapter_errors(pool, backend, fragment):
+    outcome = pool.run(backend, request())
+    assert outcome.adapter_error is not None and fragment in outcome.adapter_error
+    assert pool.run("local", request()).output is not None
+
+
+@pytest.mark.parametrize("backend, expected", [
+    ("tests.fake_backends:SegfaultBackend", "signal 11 (SIGSEGV)"),
+    ("tests.fake_backends:AbortBackend", "signal 6 (SIGABRT)"),
+])
+def test_a_check_run_alone_reports_its_signal(pool, backend, expected):
+    # the path taken when pebble cannot tell which task a dead worker ran
+    assert pool.run_alone(backend, request()).crash == expected
+    assert pool.run_alone("local", request()).output is not None
+
+
+def test_a_check_run_alone_times_out():
+    p = WorkerPool(timeout=2)
+    try:
+        assert p.run_alone("tests.fake_backends:HangBackend", request()).timeout == 2
+    finally:
+        p.close()

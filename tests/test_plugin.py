@@ -165,3 +165,40 @@ def test_runs_under_xdist(project):
     result, data = run(project, "--backend", "local", "-n", "2")
     assert len(data["checks"]) == 10 and set(verdicts(data).values()) == {"pass"}
     assert data["run"]["complete"] is True
+
+
+HUGE = """\
+group: edge
+cases:
+  - id: huge_valid
+    mode: bidirectional
+    data_shape: [3, 1]
+    target_shape: [4611686018427387904, 1, 1]
+    expect: {shape: [4611686018427387904, 3, 1]}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+    dtypes: [f32]
+  - id: big_data_rejected
+    mode: numpy
+    data_shape: [1048576, 3]
+    target_shape: [2]
+    expect: {reject: numpy_rank}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+"""
+
+
+def test_outputs_beyond_the_budget_are_shape_only(project):
+    (project.path / "cases" / "small.yaml").write_text(HUGE)
+    result, data = run(project, "--backend", "local", "--backend", "onnxruntime", "--output-budget", "1")
+    got = verdicts(data)
+    assert got["huge_valid[local-v3-f32]"] == "pass" and got["huge_valid[local-expand-f32]"] == "pass"
+    assert got["big_data_rejected[local-v3-f32]"] == "pass"
+    check = next(c for c in data["checks"] if c["id"].endswith("huge_valid[local-v3-f32]"))
+    assert check["message"] == "shape-only check: the declared shape is right"
+    assert check["actual"]["declared_shape"] == [4611686018427387904, 3, 1]
+
+
+def test_a_backend_that_eats_memory_gets_out_of_memory(project):
+    result, data = run(project, "--backend", "tests.fake_backends:HogBackend", "--worker-memory", "1024",
+                       "-k", "small_numpy and f32")
+    assert verdicts(data) == {"small_numpy[hog-v3-f32]": "out_of_memory"}
+    result.stdout.fnmatch_lines(["*out_of_memory: ran out of memory: MemoryError*"])

@@ -24,9 +24,17 @@ class Request:
 
     mode: str
     variant: str
-    data: np.ndarray
+    data: np.ndarray  # empty (of the check's dtype) for a shape-only check
     target_shape: np.ndarray
     axes_mapping: np.ndarray | None
+    # A shape-only check: the output would exceed the memory budget, so nothing is run or allocated; the
+    # backend says what shape it would produce (``declare``) or rejects the input.
+    shape_only: bool = False
+    data_shape: tuple[int, ...] = ()
+
+    @property
+    def input_shape(self) -> tuple[int, ...]:
+        return self.data_shape if self.shape_only else self.data.shape
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,7 @@ class Outcome:
     rule: str | None = None  # the rule a rejection names, for backends that say it
     crash: str | None = None  # the worker died: signal or exit code
     timeout: float | None = None  # seconds waited
+    out_of_memory: str | None = None  # the check ran out of the worker's memory
     adapter_error: str | None = None  # a traceback from our own adapter code
 
 
@@ -77,6 +86,11 @@ class Backend:
 
     def run(self, request: Request) -> Outcome:
         raise NotImplementedError
+
+    def declare(self, request: Request) -> Outcome:
+        """For a shape-only check: the output shape the backend would produce (``declared_shape``), or its
+        rejection, without running or allocating the output. The default cannot say (not applicable)."""
+        return Outcome()
 
     def describe(self) -> dict[str, Any]:
         reason = self.unavailable()

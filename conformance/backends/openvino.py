@@ -35,7 +35,8 @@ class OpenVINOBackend(Backend):
 
         return openvino.Core()
 
-    def run(self, request: Request) -> Outcome:
+    def build(self, request: Request) -> tuple[Any, list[np.ndarray], tuple[int | None, ...] | None] | Outcome:
+        """The model, its feeds and the shape the node declares; or the rejection at build time."""
         import openvino
         import openvino.opset1
         import openvino.opset3
@@ -44,7 +45,7 @@ class OpenVINOBackend(Backend):
         opset_name = request.variant.split("-")[0]
         opset = openvino.opset1 if opset_name == "opset1" else openvino.opset3
         as_param = request.variant.endswith("-param")
-        data = opset.parameter(request.data.shape, request.data.dtype, name="data")
+        data = opset.parameter(request.input_shape, request.data.dtype, name="data")
         params, feeds = [data], [request.data]
 
         def shape_input(values: np.ndarray, name: str) -> Any:
@@ -68,6 +69,17 @@ class OpenVINOBackend(Backend):
             model = openvino.Model([node.output(0)], params, "broadcast")
         except RuntimeError as e:
             return Outcome(error=str(e), stage="build")
+        return model, feeds, shape
+
+    def declare(self, request: Request) -> Outcome:
+        built = self.build(request)
+        return built if isinstance(built, Outcome) else Outcome(declared_shape=built[2])
+
+    def run(self, request: Request) -> Outcome:
+        built = self.build(request)
+        if isinstance(built, Outcome):
+            return built
+        model, feeds, shape = built
         try:
             compiled = self.core.compile_model(model, "CPU")
         except RuntimeError as e:
