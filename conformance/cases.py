@@ -89,18 +89,22 @@ def _node_at(node: yaml.Node, path: Iterable[Any]) -> yaml.Node:
     return node
 
 
-def _duplicate_keys(node: yaml.Node) -> Iterator[yaml.Node]:
-    """Keys given twice in one mapping: PyYAML silently keeps the last, which would hide a typo."""
+def _bad_keys(node: yaml.Node) -> Iterator[tuple[yaml.Node, str]]:
+    """Keys given twice in one mapping (PyYAML silently keeps the last, which would hide a typo), and keys
+    that are not plain scalars (``? [a, b]``)."""
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key, value in node.value:
-            if key.value in seen:
-                yield key
-            seen.add(key.value)
-            yield from _duplicate_keys(value)
+            if not isinstance(key, yaml.ScalarNode):
+                yield key, "a mapping key must be a plain name, not a list or mapping"
+            elif key.value in seen:
+                yield key, f"key {key.value!r} given twice in one mapping"
+            else:
+                seen.add(key.value)
+            yield from _bad_keys(value)
     elif isinstance(node, yaml.SequenceNode):
         for child in node.value:
-            yield from _duplicate_keys(child)
+            yield from _bad_keys(child)
 
 
 # Bounds on what one case file may hold: far beyond any real case file, far below what hurts the run.
@@ -153,8 +157,8 @@ def _parse(path: Path, name: str) -> tuple[Any, yaml.Node, str]:
         if root is None:
             raise CaseFileError(name, 1, "empty file: a case file has `group` and a list of `cases`")
         _check_bounds(name, root)
-        for key in _duplicate_keys(root):
-            raise CaseFileError(name, key.start_mark.line + 1, f"key {key.value!r} given twice in one mapping")
+        for key, problem in _bad_keys(root):
+            raise CaseFileError(name, key.start_mark.line + 1, problem)
         data = loader.construct_document(root)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark

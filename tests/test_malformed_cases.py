@@ -126,3 +126,12 @@ def test_a_bom_and_aliases_within_bounds_are_fine(tmp_path: Path) -> None:
     (cases / "bom.yaml").write_bytes(b"\xef\xbb\xbf" + text.encode())
     loaded, errors = load_all(cases, tmp_path)
     assert not errors and [c.spec_ref for c in loaded[cases / "bom.yaml"]] == ["003_38ca088f58e9a6c7.txt"] * 2
+
+
+def test_a_complex_key_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "bad.yaml").write_text("group: rule\n? [a, b]\n: 1\ncases: []\n")
+    _, errors = load_all(cases, tmp_path)
+    assert str(errors[cases / "bad.yaml"]) == ("cases/bad.yaml:2: a mapping key must be a plain name, "
+                                               "not a list or mapping")
