@@ -28,7 +28,10 @@ def run_check(backend_ref: str, request: Request) -> Outcome:
         backend = _INSTANCES.get(backend_ref)
         if backend is None:
             backend = _INSTANCES[backend_ref] = load(backend_ref)
-        return backend.declare(request) if request.shape_only else backend.run(request)
+        outcome = backend.declare(request) if request.shape_only else backend.run(request)
+        if not isinstance(outcome, Outcome):
+            return Outcome(adapter_error=f"{backend_ref}.run returned {type(outcome).__name__}, not an Outcome")
+        return outcome
     except MemoryError as e:  # the worker's memory limit (set in _limit_memory) or the machine's
         return Outcome(out_of_memory=f"MemoryError: {e}", stage="worker")
     except BaseException:  # SystemExit and friends too: whatever the adapter raised, the worker reports it

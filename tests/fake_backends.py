@@ -156,3 +156,13 @@ class GarbageOutcomeBackend(_Fake):
 
     def run(self, request: Request) -> Outcome:
         return "not an outcome"  # type: ignore[return-value]
+
+
+class SleepyBackend(_Fake):
+    """Finishes, but only after the timeout."""
+
+    name = "sleepy"
+
+    def run(self, request: Request) -> Outcome:
+        time.sleep(6)
+        return Outcome(output=np.broadcast_to(request.data, tuple(request.target_shape)).copy())
