@@ -47,6 +47,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="results file to write (default reports/results.json)")
     group.addoption("--report", default="reports/index.html", metavar="PATH",
                     help="HTML report to write (default reports/index.html; 'none' to skip)")
+    group.addoption("--compare", default=None, metavar="OLD.json",
+                    help="an earlier results file: the report lists new failures, fixes and other changed verdicts "
+                         "since it (read when the run starts, so it may be the --results file of the last run)")
 
 
 class State:

@@ -11,7 +11,7 @@ import json
 import re
 import textwrap
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from conformance.verdicts import (
     FAILING,
     KNOWN,
     NOT_APPLICABLE,
+    OUT_OF_MEMORY,
     PASS,
     REJECTED_VALID,
     SKIPPED,
@@ -38,8 +39,8 @@ from conformance.verdicts import (
 )
 
 # Worst first: a matrix cell shows the first of these among its checks.
-SEVERITY = (CRASH, TIMEOUT, ERROR, WRONG_VALUES, WRONG_SHAPE, WRONG_DTYPE, ACCEPTED_INVALID, REJECTED_VALID,
-            KNOWN, PASS, NOT_APPLICABLE, SKIPPED)
+SEVERITY = (CRASH, TIMEOUT, OUT_OF_MEMORY, ERROR, WRONG_VALUES, WRONG_SHAPE, WRONG_DTYPE, ACCEPTED_INVALID,
+            REJECTED_VALID, KNOWN, PASS, NOT_APPLICABLE, SKIPPED)
 # Verdicts listed as one line per reason in a cell's details rather than as a block of their own.
 BRIEF = frozenset({NOT_APPLICABLE, SKIPPED})
 QUIET = BRIEF | {PASS}  # no block of their own
@@ -339,7 +340,7 @@ def tally_by_column(results: dict[str, Any]) -> dict[str, Tally]:
     return {col: Tally.of(by_col[col]) for col in _columns(_backends(results), results.get("checks", []))}
 
 
-def _breakdown(checks: list[dict[str, Any]], name_of: Any, order: Iterable[str],
+def _breakdown(checks: list[dict[str, Any]], name_of: Callable[[dict[str, Any]], str], order: Iterable[str],
                columns: list[str]) -> list[dict[str, Any]]:
     """Tallies per (name_of(check), column), rows in `order` first, then any other name."""
     verdicts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
@@ -351,21 +352,22 @@ def _breakdown(checks: list[dict[str, Any]], name_of: Any, order: Iterable[str],
 
 
 CHANGE_KINDS = ("new_failures", "fixes", "changed", "added", "removed")
+Change = tuple[str, str, dict[str, Any], str | None, str | None]
 
 
-def _changed(results: dict[str, Any], compare: dict[str, Any]) -> Iterable[tuple[str, str, dict[str, Any],
-                                                                                str | None, str | None]]:
+def _changed(results: dict[str, Any], compare: dict[str, Any]) -> Iterable[Change]:
     """(kind, column, check, verdict before, verdict now) of every check, matched by id and column, whose
     verdict differs between `compare` (before) and `results` (now)."""
     new = {(c["id"], column(c)): c for c in results.get("checks", [])}
     old = {(c["id"], column(c)): c for c in compare.get("checks", [])}
     for key in [*new, *(k for k in old if k not in new)]:
         before, after = old.get(key), new.get(key)
-        was, now = before and before["verdict"], after and after["verdict"]
+        was = before["verdict"] if before else None
+        now = after["verdict"] if after else None
         if was != now:
             kind = ("added" if before is None else "removed" if after is None else
                     "new_failures" if was == PASS else "fixes" if now == PASS else "changed")
-            yield kind, key[1], after or before, was, now
+            yield kind, key[1], after or before or {}, was, now
 
 
 def _which(checks: list[dict[str, Any]]) -> list[tuple[list[str], list[str]]]:
@@ -461,7 +463,11 @@ def _context(results: dict[str, Any], compare: dict[str, Any] | None, compare_pr
     tallies = tally_by_column(results)
     anchors = {s["anchor"] for d in details for s in d["sections"]}
     changes = None
-    if compare is not None:
+    if compare is not None and compare.get("run") and compare.get("run") == results.get("run"):
+        # pytest conformance --compare reports/results.json: the run overwrote that file before the report
+        changes = {"problem": "the earlier results are this run's own: the file compared with was overwritten by "
+                              "this run (--compare names the --results file?); compare with a copy of it"}
+    elif compare is not None:
         changes = _changes(results, compare, cases, anchors, codes)
     elif compare_problem:
         changes = {"problem": compare_problem}

@@ -71,8 +71,18 @@ class RunLog:
         self._cases: dict[str, dict[str, Any]] | None = None
         self._streamed_cases: set[str] = set()
         self.stream: results.Stream | None = None
+        self.compare: dict[str, Any] | Path | None = None
 
     def start(self) -> None:
+        compare = self._path("compare")
+        if compare is not None:
+            from conformance.report import Unusable, load
+
+            # read now: the run is about to overwrite its results file, which is often the one compared with
+            try:
+                self.compare = load(compare)
+            except Unusable:
+                self.compare = compare  # the report names the problem
         path = self._path("results")
         if path is not None:
             self.stream = results.Stream(path.with_suffix(".jsonl"), {
@@ -157,7 +167,7 @@ class RunLog:
         if report_path is not None:
             from conformance.report import write_report
 
-            write_report(data, report_path)
+            write_report(data, report_path, compare=self.compare)
             self.written.append(report_path)
 
     def summary_lines(self) -> list[str]:

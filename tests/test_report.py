@@ -15,7 +15,7 @@ import sample_results as sample
 
 from conformance import report, results
 from conformance.__main__ import main
-from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED
+from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED, VERDICTS
 
 COLUMNS = ["local", "onnxruntime", "onnxruntime@1.18.1", "openvino@2024.6.0", "openvino@2025.0.0"]
 XSS_TAG = "<script>alert(1)</script>"
@@ -113,7 +113,22 @@ def _cell(page: Node, case_id: str, col: str) -> Node:
 
 def _section(page: Node, case_id: str, col: str) -> Node:
     """The details block a matrix cell links to."""
-    return page.by_id(_cell(page, case_id, col).one("a").attrs["href"][1:])
+    return page.by_id(str(_cell(page, case_id, col).one("a").attrs["href"])[1:])
+
+
+def _block(section: Node, check_id: str) -> Node:
+    """The block of evidence holding a check: its rerun line is marked with the check id."""
+    blocks = [b for b in section.find_all("details", **{"class": "check"}) if b.find_all(data_check=check_id)]
+    assert len(blocks) == 1, f"{len(blocks)} blocks hold {check_id}"
+    return blocks[0]
+
+
+def _decode(page: Node, node: Node) -> list[tuple[str, str, str]]:
+    """The (variant, dtype, verdict) of each check a data-k attribute lists, through the filter bar's lists."""
+    bar = page.by_id("filters")
+    lists = [json.loads(str(bar.attrs[f"data-{name}"])) for name in ("variants", "dtypes", "verdicts")]
+    codes = str(node.attrs["data-k"]).split()
+    return sorted(tuple(lst[int(i)] for lst, i in zip(lists, code.split("."), strict=True)) for code in codes)
 
 
 def _non_pass(checks: list[dict]) -> list[dict]:
@@ -167,21 +182,59 @@ def test_matrix_cell_shows_worst_letter_and_counts(page):
     assert _cell(page, "numpy_spec_example", "local").find_all("a") == []  # nothing to look at
 
 
+def test_matrix_cell_lists_its_checks_for_the_filters(page, merged):
+    for col in ("openvino@2024.6.0", "onnxruntime@1.18.1", "local"):
+        cell = _cell(page, "numpy_zero_dim", col)
+        want = sorted((c["variant"], c["dtype"], c["verdict"]) for c in merged["checks"]
+                      if c["case"] == "numpy_zero_dim" and results.column(c) == col)
+        assert _decode(page, cell) == want
+
+
+def test_filter_choices(page):
+    bar = page.by_id("filters")
+    options = {s.attrs["name"]: [o.attrs["value"] for o in s.find_all("option")] for s in bar.find_all("select")}
+    assert options["dtype"] == ["", "i64", "f32"]  # only what ran: bool, integers, floats, each by width
+    groups = {g.attrs["label"]: [o.attrs["value"] for o in g.find_all("option")] for g in bar.find_all("optgroup")}
+    assert groups == {"local": ["v3", "v3-dynamic"], "onnxruntime": ["opset13-init", "opset13-input"],
+                      "openvino": ["opset3-const", "opset3-param"]}
+    assert options["col"] == ["", *COLUMNS]
+    assert {"failing", "nonpass", "crash", "known_difference"} <= set(options["v"])
+
+
 def test_every_non_pass_check_has_details_reachable_from_its_cell(page, merged):
     for check in _non_pass(merged["checks"]):
         section = _section(page, check["case"], results.column(check))
-        assert section.tag == "details"
-        assert merged["cases"][check["case"]]["text"] in section.text
-        block = section.one("details", data_check=check["id"])
-        assert check["message"] in block.text
-        assert check["rerun"] in block.text
-        assert block.attrs["id"].startswith("k~")  # each check can be linked to on its own
+        assert section.tag == "details" and "cell-details" in section.attrs["class"]
+        case_block = page.by_id(f"d~{check['case']}")
+        assert section in case_block.iter()
+        assert merged["cases"][check["case"]]["text"].strip() in case_block.text
+        block = _block(section, check["id"])
+        assert check["message"].split("\n")[0] in block.text
+        assert check["rerun"] in block.one(data_check=check["id"]).text
+
+
+def test_case_text_is_shown_once_per_case(page, merged):
+    # numpy_zero_dim has details in three columns; its YAML is written out once.
+    case_block = page.by_id("d~numpy_zero_dim")
+    assert len(case_block.find_all("details", **{"class": "cell-details"})) == 3
+    assert len(case_block.find_all("pre", **{"class": "yaml"})) == 1
+    assert len(page.by_id("details").find_all("pre", **{"class": "yaml"})) == len(page.by_id("details").find_all(
+        "details", **{"class": "case-details"}))
+
+
+def test_checks_that_differ_only_in_variant_share_a_block(page):
+    section = _section(page, "bidirectional_found_i64", "openvino@2024.6.0")
+    blocks = section.find_all("details", **{"class": "check"})
+    assert len(blocks) == 2  # one per dtype: the message names the dtype
+    for block in blocks:
+        assert [c.text for c in block.one("summary").find_all("code")][:2] == ["opset3-const", "opset3-param"]
+        assert len(block.find_all("code", data_check=True)) == 2
 
 
 def test_details_show_the_evidence(page):
     def block(case_id, col, variant, dtype):
         node_id = f"{sample.CASES[case_id]['file']}::{case_id}[{col.split('@')[0]}-{variant}-{dtype}]"
-        return _section(page, case_id, col).one("details", data_check=node_id).words
+        return _block(_section(page, case_id, col), node_id).words
 
     wrong_values = block("bidirectional_found_i64", "openvino@2024.6.0", "opset3-const", "i64")
     assert "First difference at index (1, 2, 5)" in wrong_values
@@ -191,10 +244,41 @@ def test_details_show_the_evidence(page):
     assert "Error (infer) signal SIGSEGV (-11)" in crash
     wrong_shape = block("numpy_zero_dim", "openvino@2024.6.0", "opset3-param", "f32")
     assert "Declared shape (?, 1)" in wrong_shape and "Expected (0, 3) f32" in wrong_shape
+    adapter = block("explicit_spec_example", "openvino@2025.0.0", "opset3-param", "f32")
+    assert 'File "conformance/backends/openvino.py", line 61, in run' in adapter  # a multi-line message, whole
     known = block("numpy_rank_too_small", "onnxruntime@1.18.1", "opset13-init", "f32")
-    assert "ONNX Expand is bidirectional" in known and "python -c 'import onnx; ...'" in known
-    links = [a for a in page.by_id("details").find_all("a") if a.attrs.get("href") == sample.KNOWN_LINK]
-    assert len(links) == 4
+    assert "Known difference known difference 1" in known
+
+
+def test_known_differences_are_explained_once(page):
+    entries = page.by_id("known").find_all("details", **{"class": "known-entry"})
+    assert len(entries) == 1
+    entry = entries[0].words
+    assert "ONNX Expand is bidirectional" in entry and "python -c 'import onnx; ...'" in entry
+    assert "onnxruntime@1.18.1: 4 checks" in entry
+    section = _section(page, "numpy_rank_too_small", "onnxruntime@1.18.1")
+    note = section.one("p", **{"class": "known-note"})
+    assert "ONNX Expand is bidirectional" in note.text
+    assert note.one("a", href=f"#{entries[0].attrs['id']}")
+    assert [a.attrs["href"] for a in note.find_all("a")][1] == sample.KNOWN_LINK
+    assert "python -c" not in section.text  # the reproducer stays with the entry
+    details = page.by_id("details")
+    assert len([a for a in details.find_all("a") if a.attrs.get("href") == sample.KNOWN_LINK]) == 1
+
+
+def test_failing_cases_start_open_and_the_others_closed(merged):
+    data = copy.deepcopy(merged)
+    for c in data["checks"]:  # leave numpy_rank_too_small known differences only, explicit_spec_example n/a only
+        if c["verdict"] in ("accepted_invalid", "error"):
+            c["verdict"] = PASS
+    page = parse(report.render(data))
+    assert "open" in page.by_id("d~numpy_zero_dim").attrs
+    known_only = page.by_id("d~numpy_rank_too_small")
+    assert "open" not in known_only.attrs
+    assert "open" in known_only.one("details", data_col="onnxruntime@1.18.1").attrs  # its checks, once opened
+    not_applicable = page.by_id("d~explicit_spec_example")
+    assert "open" not in not_applicable.attrs
+    assert "open" not in not_applicable.one("details", data_col="onnxruntime@1.18.1").attrs
 
 
 def test_not_applicable_reasons_are_listed_once_per_reason(page):
@@ -203,6 +287,7 @@ def test_not_applicable_reasons_are_listed_once_per_reason(page):
     assert len(brief.find_all("li")) == 1
     assert "ONNX Expand has no explicit mode" in brief.text
     assert "opset13-init/f32" in brief.text and "opset13-input/i64" in brief.text
+    assert len(_decode(page, brief.one("li"))) == 4
     assert "open" not in section.attrs  # nothing failed: closed until asked for
 
 
@@ -226,7 +311,7 @@ def test_header_problems_and_legend(page, merged):
     assert "numpy_removed_case" in page.by_id("unmatched-known").text
     assert page.find_all(id="incomplete") == []
     legend = page.by_id("matrix").one("ul", **{"class": "legend"}).find_all("li")
-    assert len(legend) == 12
+    assert [li.one("b").text for li in legend] == list(VERDICTS)
 
 
 def test_incomplete_run_shows_a_banner(merged):
@@ -250,8 +335,8 @@ def test_page_is_self_contained(page):
 
 
 def test_page_works_without_javascript(page):
-    # Only the filter bar (useless without the script) starts hidden; every row and block is in view.
-    assert [n.attrs.get("id") for n in page.find_all(hidden=True)] == ["filters"]
+    # Only controls that need the script start hidden; every row and block is in view.
+    assert [n.attrs.get("id") for n in page.find_all(hidden=True)] == ["filters", "link-notice", "details-tools"]
 
 
 def test_untrusted_text_is_escaped(merged):
@@ -285,6 +370,7 @@ def test_unknown_verdict_ranks_worst(merged):
 def test_compare_lists_changes_with_counts():
     new = sample.main_run()
     old = copy.deepcopy(new)
+    old["run"]["started"] = "2025-01-20T08:00:00+00:00"
     by_id = {c["id"]: c for c in old["checks"] if c["backend"] == "onnxruntime"}
     crashed = next(c for c in new["checks"] if c["verdict"] == "crash")
     by_id[crashed["id"]]["verdict"] = PASS  # passed before: a new failure
@@ -298,11 +384,84 @@ def test_compare_lists_changes_with_counts():
     changes = parse(report.render(new, compare=old)).by_id("changes")
     counts = {li.attrs["data-kind"]: int(li.one("b").text) for li in changes.find_all("li", data_kind=True)}
     assert counts == {"new_failures": 1, "fixes": 1, "changed": 1, "added": 1, "removed": 1}
-    failure = changes.by_id("changes-new_failures").one("tr", data_check=crashed["id"])
-    assert "pass" in failure.text and "crash" in failure.text
-    assert failure.one("a").attrs["href"].startswith("#c~numpy_zero_dim~")
-    assert changes.by_id("changes-fixes").one("tr", data_check=fixed["id"])
-    assert "2025-02-03T14:20:05+00:00" in changes.one("h2").text
+    assert report.change_counts(new, old) == counts
+    failure = changes.by_id("changes-new_failures").one("tr", data_case="numpy_zero_dim", data_col="onnxruntime@1.18.1")
+    assert failure.words.startswith("numpy_zero_dim onnxruntime@1.18.1 P pass C crash 1 opset13-input × f32")
+    assert failure.one("a").attrs["href"] == "#c~numpy_zero_dim~onnxruntime@1.18.1"
+    fix = changes.by_id("changes-fixes").one("tr", data_case=fixed["case"])
+    assert (fix.attrs["data-old"], fix.attrs["data-new"]) == ("wrong_values", PASS)
+    assert fix.one("a").attrs["href"].startswith("#")  # to its details, or to its row when none are left
+    assert "2025-01-20T08:00:00+00:00" in changes.one("h2").text
+
+
+def test_compare_gathers_a_mass_change_in_matrix_order():
+    new = sample.main_run()
+    old = copy.deepcopy(new)
+    old["run"]["started"] = "2025-01-20T08:00:00+00:00"
+    for c in old["checks"]:
+        if c["backend"] == "openvino" and c["dtype"] == "i64":
+            c["verdict"] = "wrong_values"  # every i64 check of openvino failed before
+    changes = parse(report.render(new, compare=old)).by_id("changes")
+    rows = changes.by_id("changes-fixes").find_all("tr", data_case=True)
+    # In matrix order (by file, then line); numpy_zero_dim's other i64 check went on to time out.
+    assert [(r.attrs["data-case"], r.one("td", **{"class": "num"}).text) for r in rows] == [
+        ("explicit_spec_example", "2"), ("bidirectional_zero_vs_one", "2"), ("bidirectional_found_i64", "2"),
+        ("numpy_spec_example", "2"), ("numpy_rank_too_small", "2"), ("numpy_zero_dim", "1")]
+    assert "opset3-const opset3-param × i64" in rows[0].words
+    assert changes.by_id("changes-changed").one("tr", data_case="numpy_zero_dim").attrs["data-new"] == "timeout"
+    assert not changes.find_all("table", **{"class": "grid per-column"})  # one column changed: no such table
+
+
+def test_compare_with_an_unusable_file_names_it_in_the_report(tmp_path):
+    out = tmp_path / "index.html"
+    report.write_report(sample.main_run(), out, compare=tmp_path / "missing.json")
+    problem = parse(out.read_text()).by_id("changes-problem").text
+    assert "missing.json" in problem and "no such file" in problem
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"format": results.FORMAT, "run": {}, "checks": [{"id": "x"}]}))
+    report.write_report(sample.main_run(), out, compare=broken)
+    assert "malformed results" in parse(out.read_text()).by_id("changes-problem").text
+    results.save(broken, sample.main_run())  # the run's own results: --compare named the --results file
+    report.write_report(sample.main_run(), out, compare=broken)
+    assert "this run's own" in parse(out.read_text()).by_id("changes-problem").text
+    good = tmp_path / "old.json"
+    results.save(good, sample.older_run())
+    report.write_report(sample.merged(), out, compare=good)
+    assert parse(out.read_text()).by_id("changes").find_all("li", data_kind=True)
+
+
+def test_overview_charts(page):
+    for key, names in (("mode", ["numpy", "explicit", "bidirectional"]),
+                       ("group", ["spec_example", "rule", "interpretation", "edge", "found"]),
+                       ("dtype", ["i64", "f32"])):
+        svg = page.by_id(f"chart-{key}").one("svg")
+        rows = svg.find_all("g", **{f"data_{key}": True})
+        assert [g.attrs[f"data-{key}"] for g in rows] == names
+        for g in rows:
+            assert [b.attrs["data-col"] for b in g.find_all("g", data_col=True)] == COLUMNS
+    numpy = page.by_id("chart-mode").one("g", data_mode="numpy").one("g", data_col="onnxruntime@1.18.1")
+    assert "50.0%" in numpy.text and "pass 6, known 4, failing 2 of 12" in numpy.one("title").text
+
+
+def test_anchors_are_one_to_one_and_link_safe():
+    parts = ["a-b", "a:2d:b", "a b", "a~b", "a=b", "é", "x@1.2"]
+    anchors = [report._anchor("c", p) for p in parts]
+    assert len(set(anchors)) == len(parts)
+    for a in anchors:
+        assert "=" not in a and a.count("~") == 1 and " " not in a
+    assert report._anchor("c", "bi_identity", "openvino@2026.4.1") == "c~bi_identity~openvino@2026.4.1"
+
+
+def test_long_texts_are_not_repeated_per_check(merged):
+    # A large run has hundreds of known-difference checks per entry: the report must not grow with them.
+    data = copy.deepcopy(merged)
+    reproducer = "import openvino  # " + "x" * 2000
+    for c in data["checks"]:
+        if c["verdict"] == "known_difference":
+            c["known"] = {**c["known"], "id": "ort-expand-bidirectional", "reproducer": reproducer}
+    html = report.render(data)
+    assert html.count(reproducer) == 1
+    assert html.count("- id: numpy_zero_dim") == 1  # the case as written: once, however many cells fail
 
 
 def test_cli_merges_files_and_writes_the_report(tmp_path, capsys):
@@ -314,6 +473,7 @@ def test_cli_merges_files_and_writes_the_report(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert printed.splitlines()[0] == str(out)
     assert "onnxruntime@1.18.1: 12/20 pass (60.0%), 4 failing, 4 known, 4 not run" in printed
+    assert printed.splitlines()[-1].startswith("  since 2025-01-10T09:00:00+00:00: 0 new failures, 0 fixes")
     matrix = parse(out.read_text()).by_id("matrix")
     assert [th.attrs["data-col"] for th in matrix.find_all("th", data_col=True)] == COLUMNS
 

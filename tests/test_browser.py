@@ -1,0 +1,291 @@
+"""The report in a real browser: Debian's chromium, driven by Playwright (never a browser Playwright downloads).
+
+Each test opens a report from a file:// URL, does what a reader does (filters, links, the details of a
+failure), checks what is on screen, that the console stayed free of errors, and saves a screenshot in its
+pytest tmp dir.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+import sample_results as sample
+
+from conformance import report, results
+from conformance.__main__ import main
+from conformance.verdicts import FAILING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Locator, Page
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package 'playwright' is not installed "
+                                                              "(pip install playwright; no browser download needed)")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)")]
+expect = sync_api.expect
+
+PWN = "window.__pwned=1"
+HOSTILE_ID = f"evil_<script>{PWN}</script>"
+HOSTILE_DESCRIPTION = f'<img src=x onerror="{PWN}"> and <script>{PWN}</script>'
+HOSTILE_ERROR = f'<b>boom</b><img src=x onerror="{PWN}">'
+
+
+@dataclass
+class Tab:
+    """A page, with everything it said on the console and every uncaught error."""
+
+    page: Page
+    console: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def open(self, path: Path, fragment: str = "") -> None:
+        self.page.goto(path.as_uri() + fragment)
+        expect(self.page.locator("#filters")).to_be_visible()  # the script ran
+
+    def visible_rows(self) -> list[str]:
+        return self.page.eval_on_selector_all(
+            "#matrix tr.case", "rows => rows.filter((r) => r.checkVisibility()).map((r) => r.dataset.case)")
+
+    def cell(self, case_id: str, col: str) -> Locator:
+        return self.page.locator(f'#matrix tr[data-case="{case_id}"] td[data-col="{col}"]')
+
+    def by_id(self, element_id: str) -> Locator:
+        return self.page.locator(f'[id="{element_id}"]')
+
+    def assert_clean(self) -> None:
+        """No uncaught error, nothing on the console above info, and no text from a results file ran."""
+        assert self.errors == [], self.errors
+        assert [m for m in self.console if m.startswith(("error", "warning"))] == []
+        assert self.page.evaluate("typeof window.__pwned") == "undefined"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def tab(browser, tmp_path) -> Iterator[Tab]:
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    t = Tab(page)
+    page.on("console", lambda m: t.console.append(f"{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: t.errors.append(str(e)))
+    yield t
+    page.screenshot(path=str(tmp_path / "last.png"))
+    context.close()
+
+
+def _with_hostile_case() -> dict:
+    data = sample.merged()
+    data["cases"][HOSTILE_ID] = {**sample.CASES["numpy_zero_dim"], "line": 99, "description": HOSTILE_DESCRIPTION,
+                                 "text": f"- id: {HOSTILE_ID}\n  description: '{HOSTILE_DESCRIPTION}'\n"}
+    data["checks"].append(sample.check(HOSTILE_ID, "openvino", "2025.0.0", "opset3-const", "f32", "crash",
+                                       message=f"the worker died: {HOSTILE_ERROR}",
+                                       actual={"shape": None, "dtype": None, "declared_shape": None,
+                                               "error": HOSTILE_ERROR, "stage": "infer"}))
+    return data
+
+
+@pytest.fixture
+def report_file(tmp_path) -> Path:
+    path = tmp_path / "index.html"
+    report.write_report(_with_hostile_case(), path)
+    return path
+
+
+def test_filters_narrow_the_view_and_a_linked_address_restores_it(tab, report_file, tmp_path):
+    tab.open(report_file)
+    assert len(tab.visible_rows()) == 7
+    page = tab.page
+    page.select_option("#filters select[name=v]", "crash")
+    assert tab.visible_rows() == ["numpy_zero_dim", HOSTILE_ID]
+    page.fill("#filters input[name=q]", "zero")
+    assert tab.visible_rows() == ["numpy_zero_dim"]
+    expect(page.locator("#filter-count")).to_have_text("1 of 7 cases")
+    assert tab.cell("numpy_zero_dim", "onnxruntime@1.18.1").inner_text() == "C 2/4"
+
+    # Element type filters checks: the cell is re-tallied for i64 alone.
+    page.select_option("#filters select[name=dtype]", "i64")
+    assert tab.visible_rows() == ["numpy_zero_dim"]
+    assert tab.cell("numpy_zero_dim", "onnxruntime@1.18.1").inner_text() == "C 1/2"
+    assert tab.cell("numpy_zero_dim", "openvino@2025.0.0").inner_text() == "O 1/2"
+    details = page.locator("#details details.case-details:visible")
+    assert details.count() == 1
+    sections = details.locator("details.cell-details:visible")
+    assert [s.get_attribute("data-col") for s in sections.all()] == ["onnxruntime@1.18.1"]
+    expect(sections.locator("summary .counts")).to_have_text("1/2 pass · crash 1")
+    assert sections.locator("details.check:visible").count() == 1
+    page.screenshot(path=str(tmp_path / "filtered.png"), full_page=True)
+
+    url = page.url
+    assert "#" in url and {"v=crash", "q=zero", "dtype=i64"} <= set(url.split("#", 1)[1].split("&"))
+    page.reload()
+    expect(page.locator("#filters select[name=dtype]")).to_have_value("i64")
+    expect(page.locator("#filters input[name=q]")).to_have_value("zero")
+    assert tab.visible_rows() == ["numpy_zero_dim"]
+    assert tab.cell("numpy_zero_dim", "onnxruntime@1.18.1").inner_text() == "C 1/2"
+
+    page.click("#filters button[type=reset]")
+    expect(page.locator("#filter-count")).to_have_text("")
+    assert len(tab.visible_rows()) == 7
+    assert tab.cell("numpy_zero_dim", "onnxruntime@1.18.1").inner_text() == "C 2/4"
+    assert "#" not in page.url
+    tab.assert_clean()
+
+
+def test_column_and_variant_filters(tab, report_file):
+    tab.open(report_file, "#col=local")
+    page = tab.page
+    expect(page.locator("#matrix th[data-col]:visible")).to_have_count(1)
+    page.select_option("#filters select[name=v]", "failing")
+    assert tab.visible_rows() == ["numpy_rank_too_small"]  # local's one failure: accepted_invalid
+    page.select_option("#filters select[name=variant]", "v3-dynamic")
+    assert tab.visible_rows() == []  # the failure is in variant v3
+    expect(page.locator("#matrix tbody.file-group:visible")).to_have_count(0)
+    page.select_option("#filters select[name=variant]", "v3")
+    assert tab.visible_rows() == ["numpy_rank_too_small"]
+    assert tab.cell("numpy_rank_too_small", "local").inner_text() == "A 1/2"
+    tab.assert_clean()
+
+
+def test_a_failing_cell_opens_its_details_and_a_check_can_be_linked(tab, report_file, tmp_path):
+    tab.open(report_file)
+    page = tab.page
+    page.click("#details-tools button[data-open=false]")  # everything closed: the link must open its way in
+    section = tab.by_id("c~numpy_zero_dim~openvino@2025.0.0")
+    expect(section).to_be_hidden()
+    tab.cell("numpy_zero_dim", "openvino@2025.0.0").locator("a").click()
+    expect(section).to_be_visible()
+    assert section.evaluate("el => el.open && el.closest('details.case-details').open")
+    expect(section.locator("> summary")).to_be_in_viewport()
+
+    block = section.locator("details.check").first
+    block.locator("summary").click()
+    expect(block.locator("dl")).to_be_visible()
+    expect(block).to_contain_text("Error (worker)")
+    expect(block).to_contain_text("timeout after 60.0 s")
+    check_id = block.locator("[data-check]").first.get_attribute("data-check")
+    assert parse_qs(urlsplit(page.url).fragment) == {"check": [check_id]}  # the address now links to it
+    page.screenshot(path=str(tmp_path / "details.png"))
+
+    # A reader following that address lands on the check, opened and marked.
+    link = page.url
+    other = page.context.new_page()
+    other.goto(link)
+    line = other.locator(f'#details [data-check="{check_id}"]')
+    expect(line).to_be_visible()
+    expect(line).to_have_class("linked")
+    assert line.evaluate("el => el.closest('details.check').open")
+    other.close()
+    tab.assert_clean()
+
+
+def test_a_link_to_a_check_without_details_says_so(tab, report_file):
+    passed = next(c for c in sample.main_run()["checks"] if c["verdict"] == "pass")
+    tab.open(report_file, "#check=" + quote(passed["id"]))
+    notice = tab.page.locator("#link-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(passed["id"])
+    expect(tab.page.locator(f'#matrix tr.linked[data-case="{passed["case"]}"]')).to_be_visible()
+    tab.assert_clean()
+
+
+def test_hostile_text_is_shown_as_text_and_runs_nothing(tab, report_file, tmp_path):
+    tab.open(report_file)
+    page = tab.page
+    page.fill("#filters input[name=q]", "evil_")
+    assert tab.visible_rows() == [HOSTILE_ID]
+    row = page.locator("#matrix tr.case:visible")
+    expect(row.locator("td.id")).to_have_text(HOSTILE_ID)
+    expect(row.locator("td.desc")).to_have_text(HOSTILE_DESCRIPTION)
+    hostile_check = f"cases/extra.yaml::{HOSTILE_ID}[openvino-opset3-const-f32]"
+    page.goto(report_file.as_uri() + "#check=" + quote(hostile_check))
+    block = page.locator("#details details.check[open]")
+    expect(block).to_have_count(1)
+    expect(block).to_contain_text(HOSTILE_ERROR)
+    page.screenshot(path=str(tmp_path / "hostile.png"))
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert page.evaluate("document.querySelectorAll('img').length") == 0
+    assert page.evaluate("document.scripts.length") == 1
+    tab.assert_clean()
+
+
+def _two_runs(tmp_path: Path) -> tuple[Path, Path, dict]:
+    """An earlier and a later run, as files: one check newly crashed, one fixed, one timeout now a crash."""
+    new = sample.main_run()
+    old = copy.deepcopy(new)
+    by_id = {c["id"]: c for c in old["checks"]}
+    crashed = next(c for c in new["checks"] if c["verdict"] == "crash")
+    by_id[crashed["id"]]["verdict"] = "pass"
+    fixed = next(c for c in new["checks"] if c["verdict"] == "pass" and c["backend"] == "openvino")
+    by_id[fixed["id"]]["verdict"] = "wrong_values"
+    old["run"] = {**old["run"], "started": "2025-01-20T08:00:00+00:00", "suite_commit": "1111111"}
+    paths = tmp_path / "old.json", tmp_path / "new.json"
+    results.save(paths[0], old)
+    results.save(paths[1], new)
+    return paths[0], paths[1], {"crashed": crashed, "fixed": fixed}
+
+
+def test_compare_view_lists_what_changed(tab, tmp_path):
+    old, new, changed = _two_runs(tmp_path)
+    out = tmp_path / "compare.html"
+    assert main(["report", str(new), "-o", str(out), "--compare", str(old)]) == 0
+    tab.open(out)
+    page = tab.page
+    counts = {li.get_attribute("data-kind"): li.locator("b").inner_text()
+              for li in page.locator("#changes li[data-kind]").all()}
+    assert counts == {"new_failures": "1", "fixes": "1", "changed": "0", "added": "0", "removed": "0"}
+    crashed = changed["crashed"]
+    row = page.locator(f'#changes-new_failures tr[data-case="{crashed["case"]}"]')
+    expect(row).to_be_visible()
+    expect(row).to_contain_text("crash")
+    page.screenshot(path=str(tmp_path / "compare.png"))
+
+    page.select_option("#filters select[name=col]", "openvino@2025.0.0")
+    expect(row).to_be_hidden()  # the new failure is on onnxruntime
+    expect(page.locator("#changes-fixes tr.chg:visible")).to_have_count(1)
+    page.select_option("#filters select[name=col]", "")
+    row.locator("a").click()
+    section = tab.by_id(f"c~{crashed['case']}~{results.column(crashed)}")
+    expect(section).to_be_visible()
+    expect(section.locator("> summary")).to_be_in_viewport()
+    tab.assert_clean()
+
+
+def test_a_large_report_stays_usable(tab, tmp_path):
+    # The size of a full run: about 7000 checks over 250 cases.
+    base = sample.main_run()
+    data = {**base, "cases": {}, "checks": []}
+    for i in range(40):
+        for case_id, case in base["cases"].items():
+            data["cases"][f"{case_id}_{i}"] = {**case, "line": case["line"] + 1000 * i}
+        for c in base["checks"]:
+            copies = [c, {**c, "id": c["id"].replace("-f32]", "-f16]"), "dtype": "f16"}] if c["dtype"] == "f32" else [c]
+            data["checks"] += [{**k, "id": k["id"].replace("[", f"_{i}["), "case": f"{k['case']}_{i}"} for k in copies]
+    failing_f16 = {c["case"] for c in data["checks"] if c["dtype"] == "f16" and c["verdict"] in FAILING}
+    out = tmp_path / "large.html"
+    report.write_report(data, out)
+    start = time.perf_counter()
+    tab.open(out)
+    assert len(tab.visible_rows()) == 240
+    tab.page.select_option("#filters select[name=dtype]", "f16")
+    tab.page.select_option("#filters select[name=v]", "failing")
+    took = time.perf_counter() - start
+    assert set(tab.visible_rows()) == failing_f16 and len(failing_f16) == 2 * 40
+    assert took < 20, f"opening and filtering took {took:.1f} s"
+    tab.assert_clean()
