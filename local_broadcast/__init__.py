@@ -1,8 +1,9 @@
 """local_broadcast: a second, independent implementation of Broadcast, checked against ``reference``.
 
-Validation (shapes.py) is separate from the copy (kernel.py), so the kernel can be made faster, or take an
-``out=`` array, without touching any rule. It never imports ``reference``: agreeing with it is what the
-tests check.
+Validation (shapes.py) is separate from the copy, so the copy is fast without touching any rule: ops.py
+takes ``out=`` (written in place) or ``copy=False`` (a read-only zero-copy view); kernel.py replays a
+per-shape Recipe of long contiguous copies (layout.py), and takes large fresh outputs from memory the
+caller has dropped (pool.py). It never imports ``reference``: agreeing with it is what the tests check.
 """
 
 from __future__ import annotations

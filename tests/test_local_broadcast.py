@@ -545,3 +545,287 @@ def test_agrees_with_reference_on_every_case(case):
                 assert got == ("ok", want.shape, want.dtype, want.tobytes())
             else:
                 assert got == ("reject", case.expect_reject)
+
+
+# --- out=, view and the fast kernel ------------------------------------------------------------------------
+# The six patterns of bench/broadcast_bench.py, small: [id, data shape, target_shape, axes_mapping, mode].
+PATTERNS = [
+    ("inner", (40, 1), [40, 300], None, "numpy"),
+    ("outer", (300,), [40, 300], None, "numpy"),
+    ("middle", (3, 1, 24), [3, 700, 24], None, "numpy"),
+    ("scalar", (), [70, 300], None, "numpy"),
+    ("nchw_bias", (1, 16, 1, 1), [5, 16, 14, 14], None, "numpy"),
+    ("explicit", (16, 8), [33, 16, 8, 6], [1, 2], "explicit"),
+    ("bidirectional", (7, 1, 5), [300, 1, 9, 1], None, "bidirectional"),
+    ("outer_long_rows", (4096,), [40, 4096], None, "numpy"),
+    ("middle_few_blocks", (2, 1, 16), [2, 9000, 16], None, "numpy"),
+    ("middle_short_runs", (16, 1, 4), [16, 1024, 4], None, "numpy"),
+    ("nchw_small_planes", (1, 8, 1, 1), [40, 8, 7, 7], None, "numpy"),
+]
+PATTERN_DTYPES = [np.dtype(t) for t in [np.bool_, np.uint8, np.float16, np.float32, np.float64, np.complex128]] + \
+    [np.dtype(">i4"), np.dtype("U3"), np.dtype(object)]
+
+
+@pytest.fixture(params=["numpy", "recipe", "threads"])
+def kernel_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Which kernel path copies: numpy's own copyto (small outputs), the recipe of long copies, or the
+    recipe split between threads. The thresholds are lowered so that small test arrays take each path."""
+    from local_broadcast import kernel
+
+    if request.param != "numpy":
+        monkeypatch.setattr(kernel, "SMALL_BYTES", 0)
+    if request.param == "threads":
+        monkeypatch.setattr(kernel, "THREAD_MIN_BYTES", 0)
+        monkeypatch.setattr(kernel, "MAX_THREADS", 2)
+    return request.param
+
+
+def pattern_data(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    if dtype.kind in "UO":
+        return numbered(shape).astype(str).astype(dtype)
+    if dtype == np.bool_:
+        return numbered(shape) % 3 == 0
+    return filled(shape, dtype.newbyteorder("=") if dtype.kind == "i" else dtype, 3).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", PATTERN_DTYPES, ids=str)
+@pytest.mark.parametrize(("data_shape", "target", "axes", "mode"), [row[1:] for row in PATTERNS],
+                         ids=[row[0] for row in PATTERNS])
+def test_every_pattern_every_mode(kernel_path: str, dtype: np.dtype, data_shape: tuple[int, ...],
+                                  target: list[int], axes: list[int] | None, mode: str) -> None:
+    """Fresh, out= and view results are the reference's output, byte for byte (references for object)."""
+    data = pattern_data(data_shape, dtype)
+    want = reference.broadcast(data, target, axes, mode)
+    fresh = broadcast_v3(data, target, axes, mode)
+    out = np.empty(want.shape, dtype)
+    returned = broadcast_v3(data, target, axes, mode, out=out)
+    seen = broadcast_v3(data, target, axes, mode, copy=False)
+    assert returned is out
+    for got in (fresh, out, seen):
+        assert (got.shape, got.dtype) == (want.shape, want.dtype)
+        if dtype.hasobject:
+            assert got.tolist() == want.tolist()
+        else:
+            assert got.tobytes() == want.tobytes()
+    assert fresh.flags.c_contiguous and fresh.flags.writeable and not np.shares_memory(fresh, data)
+
+
+@pytest.mark.parametrize("op", ["v1", "v0", "expand"])
+def test_other_ops_take_out_and_copy(op: str) -> None:
+    data = numbered((3, 1))
+    call = {"v1": partial(broadcast_v1, data, [2, 3, 4]), "v0": partial(broadcast_v0, data, [2, 3, 1], [0]),
+            "expand": partial(expand, data, [2, 1, 4])}[op]
+    want = call()
+    out = np.empty_like(want)
+    assert call(out=out) is out
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(call(copy=False), want)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([1, 2, 3, 5, 8, 64, 130]), max_size=5)
+       .filter(lambda shape: np.prod(shape, dtype=np.int64) <= 1 << 18), st.data())
+def test_recipe_agrees_with_numpy(out_shape: list[int], draw: st.DataObject) -> None:
+    """Any broadcast through the recipe path (with and without threads) gives numpy's broadcast, bit for bit."""
+    from local_broadcast import kernel
+
+    data_shape = tuple(d if draw.draw(st.booleans()) else 1 for d in out_shape)[draw.draw(st.integers(0, 2)):]
+    dtype = draw.draw(st.sampled_from([np.dtype(t) for t in (np.uint8, np.float16, np.float32, np.complex128)]))
+    data = filled(data_shape, dtype, 1)
+    if data.ndim > 1 and draw.draw(st.booleans()):
+        data = np.asfortranarray(data)
+    want = np.broadcast_to(data, out_shape).tobytes()
+    saved = kernel.SMALL_BYTES, kernel.THREAD_MIN_BYTES, kernel.MAX_THREADS
+    try:
+        kernel.SMALL_BYTES, kernel.THREAD_MIN_BYTES = 0, 0
+        for threads in (1, 2):
+            kernel.MAX_THREADS = threads
+            assert broadcast_v3(data, out_shape).tobytes() == want
+            out = np.full(out_shape, 7, dtype)
+            assert broadcast_v3(data, out_shape, out=out).tobytes() == want
+    finally:
+        kernel.SMALL_BYTES, kernel.THREAD_MIN_BYTES, kernel.MAX_THREADS = saved
+
+
+def test_threads_give_identical_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from local_broadcast import kernel
+
+    monkeypatch.setattr(kernel, "THREAD_MIN_BYTES", 0)
+    data = filled((64, 1, 300), np.dtype(np.float32), 5)
+    results = []
+    for threads in (1, 2, 3):
+        monkeypatch.setattr(kernel, "MAX_THREADS", threads)
+        results.append(broadcast_v3(data, [3, 64, 50, 300]).tobytes())
+    assert results[0] == results[1] == results[2] == np.broadcast_to(data, (3, 64, 50, 300)).tobytes()
+
+
+def test_thread_pool_survives_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked worker (pebble, xdist) must not hand work to the parent's threads, which it does not have."""
+    multiprocessing = pytest.importorskip("multiprocessing")
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    from local_broadcast import kernel
+
+    monkeypatch.setattr(kernel, "THREAD_MIN_BYTES", 0)
+    monkeypatch.setattr(kernel, "MAX_THREADS", 2)
+    broadcast_v3(np.arange(300.0), [100, 300])  # the parent's pool now has a thread
+    with multiprocessing.get_context("fork").Pool(1) as workers:
+        result = workers.apply_async(_threaded_sum).get(timeout=60)
+    assert result == 100 * sum(range(300))
+
+
+def _threaded_sum() -> float:
+    from local_broadcast import kernel
+
+    kernel.THREAD_MIN_BYTES, kernel.MAX_THREADS = 0, 2
+    return float(broadcast_v3(np.arange(300.0), [100, 300]).sum())
+
+
+def test_view_is_read_only_and_zero_copy() -> None:
+    data = numbered((3, 1))
+    seen = broadcast_v3(data, [2, 3, 4], copy=False)
+    assert seen.shape == (2, 3, 4) and np.shares_memory(seen, data) and not seen.flags.writeable
+    assert seen.strides[0] == 0 and seen.strides[2] == 0
+    with pytest.raises(ValueError, match="read-only"):
+        seen[0, 0, 0] = 1
+    data[1, 0] = 99  # a view follows its data
+    assert (seen[:, 1] == 99).all()
+
+
+@pytest.mark.parametrize("data", [
+    np.arange(12.0).reshape(3, 4)[:, ::2],  # strided
+    np.asfortranarray(np.arange(6).reshape(3, 2)),
+    np.array(["a", "bc"]),
+    np.array([1, 2], dtype="datetime64[s]"),  # the buffer protocol cannot carry it
+    np.array([None, "x"], dtype=object),
+    np.zeros((0, 2)),
+], ids=["strided", "fortran", "str", "datetime", "object", "empty"])
+def test_view_of_any_array(data: np.ndarray) -> None:
+    target = [3, *data.shape]
+    seen = broadcast_v3(data, target, copy=False)
+    assert seen.shape == tuple(target) and seen.dtype == data.dtype and not seen.flags.writeable
+    assert seen.tolist() == np.broadcast_to(data, target).tolist()
+
+
+def test_out_overlapping_the_data_reads_it_first() -> None:
+    buffer = numbered((4, 6))
+    data = buffer[2].copy()
+    broadcast_v3(buffer[2], [4, 6], out=buffer)  # data is a row of out itself
+    assert (buffer == data).all()
+    same = numbered((5,))
+    assert (broadcast_v3(same, [5], out=same) == numbered((5,))).all()
+
+
+CALL = "[Broadcast-3 numpy, data (3,), target_shape [2, 3]]"
+OUT_ERRORS = [
+    ("shape", lambda: np.empty((3, 2), np.float32), ValueError, f"out.shape=(3, 2), but should be (2, 3) {CALL}"),
+    ("dtype", lambda: np.empty((2, 3), np.float64), TypeError, "out.dtype=<f8 (float64), but should be <f4 (float32)"),
+    ("byte_order", lambda: np.empty((2, 3), ">f4"), TypeError, "out.dtype=>f4"),
+    ("not_contiguous", lambda: np.empty((2, 6), np.float32)[:, ::2], ValueError,
+     "out.flags.c_contiguous=False, but should be True"),
+    ("fortran", lambda: np.asfortranarray(np.empty((2, 3), np.float32)), ValueError, "c_contiguous=False"),
+    ("read_only", lambda: np.broadcast_to(np.float32(0), (2, 3)), ValueError, "out.flags.writeable=False"),
+    ("list", lambda: [[0.0] * 3] * 2, TypeError, f"type(out)=list, but should be numpy.ndarray {CALL}"),
+]
+
+
+@pytest.mark.parametrize(("make", "error", "fragment"), [row[1:] for row in OUT_ERRORS],
+                         ids=[row[0] for row in OUT_ERRORS])
+def test_bad_out(make: Callable[[], object], error: type, fragment: str) -> None:
+    with pytest.raises(error) as info:
+        broadcast_v3(np.ones(3, np.float32), [2, 3], out=make())
+    assert fragment in str(info.value)
+
+
+def test_bad_out_messages_name_the_call() -> None:
+    with pytest.raises(ValueError, match=r"\[Broadcast-3 explicit, data \(3,\), target_shape \[2, 3\], "
+                                         r"axes_mapping \[1\]\]"):
+        broadcast_v3(np.ones(3), [2, 3], [1], "explicit", out=np.empty((3, 3)))
+    with pytest.raises(ValueError, match=r"\[Expand, data \(3,\), target_shape \[2, 1\]\]"):
+        expand(np.ones(3), [2, 1], out=np.empty((3, 3)))
+    with pytest.raises(ValueError, match=r"\[Broadcast-0, arg \(3,\), shape \[2, 3\], broadcast_axes \[0\]\]"):
+        broadcast_v0(np.ones(3), [2, 3], [0], out=np.empty((3, 3)))
+
+
+def test_out_with_copy_false_is_refused() -> None:
+    with pytest.raises(ValueError, match="copy=False with out="):
+        broadcast_v3(np.ones(3), [2, 3], out=np.empty((2, 3)), copy=False)
+
+
+def test_rule_errors_come_before_out_errors() -> None:
+    with pytest.raises(BroadcastError) as info:
+        broadcast_v3(np.ones(3), [2, 4], out=np.empty(1))
+    assert info.value.rule == "numpy_dim"
+
+
+def test_large_fresh_outputs_reuse_dropped_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from local_broadcast import pool
+
+    monkeypatch.setattr(pool, "POOL_MIN_BYTES", 1 << 16)
+    pool.release()
+    data = numbered((300,)).astype(np.float32)
+    first = broadcast_v3(data, [1000, 300])
+    second = broadcast_v3(data, [1000, 300])
+    assert not np.shares_memory(first, second)  # both alive: two blocks
+    address = first.__array_interface__["data"][0]
+    view = first[10:]
+    del first
+    third = broadcast_v3(data, [1000, 300])
+    assert third.__array_interface__["data"][0] != address  # a view still holds the first block
+    del view
+    fourth = broadcast_v3(data, [1000, 300])
+    assert fourth.__array_interface__["data"][0] == address  # now it is reused
+    for result in (second, third, fourth):
+        assert result.flags.writeable and result.flags.c_contiguous
+        assert result.tobytes() == np.broadcast_to(data, (1000, 300)).tobytes()
+    fourth[...] = 0  # writing one output leaves the others alone
+    assert (third[5] == data).all()
+    del second, third, fourth
+    assert pool.release() > 0
+    assert pool.release() == 0
+
+
+def test_pool_off_and_object_outputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from local_broadcast import pool
+
+    monkeypatch.setattr(pool, "POOL_MIN_BYTES", 1 << 10)
+    assert broadcast_v3(np.array([None, 1], dtype=object), [600, 2]).flags.owndata  # never pooled
+    monkeypatch.setattr(pool, "POOL_MAX_BYTES", 0)
+    assert broadcast_v3(np.ones(2), [600, 2]).flags.owndata
+
+
+# Which copies the recipe makes: the speed of each pattern rests on these choices (see layout.py).
+RECIPES = [
+    # [id, data lined up, output shape, itemsize, (steps, scratch used?)]
+    ("scalar_one_fill", (1, 1), (512, 1024), 4, (0, False)),
+    ("nchw_one_copy", (1, 64, 1, 1), (16, 64, 64, 64), 4, (0, False)),
+    ("inner_one_copy", (4096, 1), (4096, 256), 4, (0, False)),
+    ("middle_one_copy", (8, 1, 128), (8, 4096, 128), 4, (0, False)),
+    ("outer_long_rows_tiled", (1, 4096), (4096, 4096), 4, (3, True)),
+    ("explicit_tiled", (1, 16, 16, 1), (1024, 16, 16, 16), 4, (3, True)),
+    ("middle_short_runs_widened", (16, 1, 4), (16, 4096, 4), 4, (9, True)),
+]
+
+
+@pytest.mark.parametrize(("src", "out", "itemsize", "expected"), [row[1:] for row in RECIPES],
+                         ids=[row[0] for row in RECIPES])
+def test_recipe_choices(src: tuple[int, ...], out: tuple[int, ...], itemsize: int,
+                        expected: tuple[int, bool]) -> None:
+    from local_broadcast.layout import TMP, recipe
+
+    made = recipe(src, out, itemsize, 1)
+    steps = [step for part in made.parts for step in part]
+    assert (len(steps), made.scratch > 0) == expected
+    assert all(step.dst.buffer != TMP or step.src.buffer != TMP or step.dst.columns for step in steps)
+
+
+def test_recipe_split_covers_the_output_once() -> None:
+    from local_broadcast.layout import OUT, recipe
+
+    for src, out in [((1, 256), (4097, 256)), ((3, 1, 4096), (3, 50, 4096)), ((1,), (1 << 20,))]:
+        made = recipe(src, out, 4, 2)
+        assert len(made.parts) == 2
+        written = np.zeros(int(np.prod(out)), np.int64)
+        for step in (step for part in made.parts for step in part if step.dst.buffer == OUT):
+            written[step.dst.lo:step.dst.hi] += 1
+        assert (written == 1).all()  # every element by exactly one step: the parts never race

@@ -1,0 +1,1 @@
+"""Benchmarks of local_broadcast against its peers: ``python -m bench.broadcast_bench --help``."""
