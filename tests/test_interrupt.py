@@ -57,7 +57,11 @@ def test_an_interrupted_run_writes_everything_it_finished(tmp_path: Path, sig: s
     stream = tmp_path / "out" / "results.jsonl"
     wait_for_checks(proc, stream, 5)
     proc.send_signal(sig)
-    output = proc.communicate(timeout=120)[0].decode()
+    try:
+        output = proc.communicate(timeout=120)[0].decode()
+    finally:  # never leave a run behind, even when this test fails
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     finished = streamed_checks(stream)
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert data["run"]["complete"] is False, output
