@@ -138,7 +138,7 @@ def execute(check: Check, run: Any, known: list[Known], record: dict[str, Any],
                   first_diff=verdict.first_diff, duration=round(time.perf_counter() - start, 4))
     if expected is not None:
         record["expected"] = {"shape": list(expected.shape), "dtype": str(expected.dtype)}
-    entry = find(known, case.id, check.variant, check.dtype)
+    entry = find(known, case.id, check.variant, check.dtype, record["backend_version"])
     context = check.context()
     if entry is not None:
         record["known"] = entry.to_json()

@@ -54,7 +54,8 @@ def fmt_shape(shape: tuple[int | None, ...] | None) -> str:
 
 
 # How runtimes say an allocation failed: such a refusal of a valid input is a resource verdict, not a rule.
-ALLOCATION_FAILURES = re.compile(r"bad_alloc|Failed to allocate|Unable to allocate|out of memory|bfc_arena", re.I)
+ALLOCATION_FAILURES = re.compile(
+    r"bad_alloc|Failed to allocate|Unable to allocate|out of memory|bfc_arena|array is too big", re.I)
 
 
 def judge_declared(expected_shape: tuple[int, ...] | None, expected_rule: str | None, outcome: Outcome) -> Judgement:

@@ -5,6 +5,8 @@ One YAML file per backend in conformance/known/ (``<backend>.yaml``), a list of 
     - id: short-name
       match: {case: "glob", variant: "glob", dtype: [glob, ...]}  # every key given must match (fnmatch);
                                                                  # a list matches if any of its globs does
+      # optional in match: version: "2025.[0-3].*" -- the backend's version (its package's), for a
+      # divergence of some releases only; an entry with a version never matches a backend without one
       verdict: wrong_values                                   # the verdict the divergence produces
       reason: why the backend does this
       link: https://upstream/issue                            # or `reproducer:` where no report exists
@@ -26,7 +28,7 @@ from conformance.verdicts import FAILING
 
 KNOWN_DIR = Path(__file__).with_name("known")
 _KEYS = {"id", "match", "verdict", "reason", "link", "reproducer"}
-_MATCH_KEYS = {"case", "variant", "dtype"}
+_MATCH_KEYS = {"case", "variant", "dtype", "version"}
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,14 @@ class Known:
     reproducer: str | None
     where: str
 
-    def matches(self, case: str, variant: str, dtype: str) -> bool:
-        fields = {"case": case, "variant": variant, "dtype": dtype}
+    def matches(self, case: str, variant: str, dtype: str, version: str | None = None) -> bool:
+        fields = {"case": case, "variant": variant, "dtype": dtype, "version": version or ""}
         return all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match)
+
+    def applies_to_version(self, version: str) -> bool:
+        """An entry for some releases only says nothing about a run of another release."""
+        patterns = dict(self.match).get("version")
+        return patterns is None or any(fnmatchcase(version, p) for p in patterns)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
@@ -54,7 +61,7 @@ def _entry(raw: Any, backend: str, where: str) -> Known:
         raise ValueError(f"{where}: an entry has id, match, verdict, reason and link or reproducer; got {raw!r}")
     match = raw["match"]
     if not isinstance(match, dict) or not match or set(match) - _MATCH_KEYS:
-        raise ValueError(f"{where}: match takes case, variant, dtype glob patterns; got {match!r}")
+        raise ValueError(f"{where}: match takes case, variant, dtype, version glob patterns; got {match!r}")
     if raw["verdict"] not in FAILING:
         raise ValueError(f"{where}: verdict={raw['verdict']!r}, but should be one of {sorted(FAILING)}")
     if not raw.get("link") and not raw.get("reproducer"):
@@ -78,5 +85,5 @@ def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
     return entries
 
 
-def find(entries: list[Known], case: str, variant: str, dtype: str) -> Known | None:
-    return next((k for k in entries if k.matches(case, variant, dtype)), None)
+def find(entries: list[Known], case: str, variant: str, dtype: str, version: str | None = None) -> Known | None:
+    return next((k for k in entries if k.matches(case, variant, dtype, version)), None)

@@ -12,7 +12,7 @@ import pytest
 
 from conformance import known as known_mod
 from conformance import verdicts as v
-from conformance.backends import BUILTIN, Backend, load
+from conformance.backends import BUILTIN, Backend, BackendNotFound, load
 from conformance.cases import CaseFileError, load_all
 from conformance.checks import Check, execute, plan, result_record
 from conformance.isolation import WorkerPool
@@ -28,7 +28,8 @@ def _interrupt(signum: int, frame: Any) -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "Broadcast conformance")
     group.addoption("--backend", action="append", default=None, metavar="NAME",
-                    help=f"backend to run: {', '.join(BUILTIN)} or module:Class (repeatable; default: all built-in)")
+                    help=f"backend to run: {', '.join(BUILTIN)}, an installed plug-in's entry-point name, "
+                         "onnx-backend:MODULE or module:Class (repeatable; default: all built-in)")
     group.addoption("--mode", action="append", default=None, choices=["numpy", "explicit", "bidirectional"],
                     help="only cases of this mode (repeatable)")
     group.addoption("--dtype", action="append", default=None, metavar="DTYPE",
@@ -58,7 +59,10 @@ class State:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         refs = config.getoption("backend") or list(BUILTIN)
-        self.backends: dict[str, Backend] = {ref: load(ref) for ref in refs}
+        try:
+            self.backends: dict[str, Backend] = {ref: load(ref) for ref in refs}
+        except (BackendNotFound, TypeError) as e:
+            raise pytest.UsageError(str(e)) from e
         self.known = known_mod.load([Path(p) for p in config.getoption("known")])
         modes = config.getoption("mode")
         self.modes = set(modes) if modes else None

@@ -134,8 +134,9 @@ class RunLog:
         matched = {(r["backend"], r["known"]["id"]) for r in self.checks if r.get("known")}
         names = {b.name for b in self.backends.values()}
         entries = known_mod.load([Path(p) for p in self.config.getoption("known")])
+        versions = {b.name: b.version() or "" for b in self.backends.values()}
         unmatched = [{"backend": name, "entry": k.to_json()} for name, ks in entries.items() if name in names
-                     for k in ks if (name, k.id) not in matched]
+                     for k in ks if (name, k.id) not in matched and k.applies_to_version(versions[name])]
         if self.filtered():  # a subset of the checks ran: an entry for the others matching nothing is no news
             unmatched = []
         return {

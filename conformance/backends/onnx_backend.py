@@ -3,7 +3,8 @@
 Every ONNX backend here runs the same models: one Expand node (opset 8 or 13) whose ``shape`` input is an
 initializer (``init``: known when the model is loaded) or a graph input (``input``: fed at run time).
 Expand has the bidirectional rule and no other, so only bidirectional Broadcast-3 cases apply; the others
-are not applicable, with that reason. A subclass says how to run a model: ``run_model``.
+are not applicable, with that reason. A subclass says how to run a model (``run_model``) and, for a
+shape-only check, what shape it declares without running (``declare_model``; by default ONNX shape inference's).
 
 ``OnnxBackendAdapter`` runs the models through a module that implements ``onnx.backend.base.Backend``
 (``prepare(model, device)`` returning a rep whose ``run(inputs)`` gives the outputs), e.g.
@@ -35,14 +36,14 @@ def expand_model(request: Request, opset: int, shape_as_input: bool, output_rank
     from onnx import helper, numpy_helper
 
     elem = helper.np_dtype_to_tensor_dtype(request.data.dtype)
-    inputs = [helper.make_tensor_value_info("data", elem, list(request.data.shape))]
+    inputs = [helper.make_tensor_value_info("data", elem, list(request.input_shape))]
     shape = np.asarray(request.target_shape)
     initializers = []
     if shape_as_input:
         inputs.append(helper.make_tensor_value_info("shape", onnx.TensorProto.INT64, list(shape.shape)))
     else:
         initializers.append(numpy_helper.from_array(shape, "shape"))
-    dims = [f"out{i}" for i in range(max(request.data.ndim, shape.size))] if output_rank else None
+    dims = [f"out{i}" for i in range(max(len(request.input_shape), shape.size))] if output_rank else None
     graph = helper.make_graph(
         [helper.make_node("Expand", ["data", "shape"], ["output"])], "expand", inputs,
         [helper.make_tensor_value_info("output", elem, dims)], initializers)
@@ -80,17 +81,26 @@ class ExpandBackend(Backend):
             return {"expand": "ONNX Expand has no axes_mapping input"}
         return super().variants_for(case)
 
-    def run(self, request: Request) -> Outcome:
+    def model(self, request: Request) -> Any:
         opset_name, kind = request.variant.split("-")
-        model = expand_model(request, int(opset_name.removeprefix("opset")), kind == "input", self.output_rank)
+        return expand_model(request, int(opset_name.removeprefix("opset")), kind == "input", self.output_rank)
+
+    def run(self, request: Request) -> Outcome:
         feeds = {"data": request.data}
-        if kind == "input":
+        if request.variant.endswith("-input"):
             feeds["shape"] = np.asarray(request.target_shape)
-        return self.run_model(model, feeds)
+        return self.run_model(self.model(request), feeds)
+
+    def declare(self, request: Request) -> Outcome:
+        return self.declare_model(self.model(request))
 
     def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
         """Run an Expand model (an onnx.ModelProto) on its inputs, by name."""
         raise NotImplementedError
+
+    def declare_model(self, model: Any) -> Outcome:
+        """The output shape of an Expand model, or its rejection, without running it."""
+        return Outcome(declared_shape=inferred_shape(model))
 
 
 def distribution_of(module: str) -> str | None:

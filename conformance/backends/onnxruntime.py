@@ -22,17 +22,27 @@ class OnnxRuntimeBackend(ExpandBackend):
     # Types of ONNX Runtime's CPU Expand kernel (onnxruntime/core/providers/cpu/tensor/expand.cc).
     dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
 
-    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+    def session(self, model: Any) -> Any:
+        """The model's InferenceSession, or the Outcome of its rejection."""
         import onnxruntime
 
-        shape = inferred_shape(model)
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 4  # rejections are our results, not log noise
         try:
-            session = onnxruntime.InferenceSession(model.SerializeToString(), options,
-                                                   providers=["CPUExecutionProvider"])
+            return onnxruntime.InferenceSession(model.SerializeToString(), options,
+                                                providers=["CPUExecutionProvider"])
         except Exception as e:  # onnxruntime raises its own exception types from C++
-            return Outcome(error=f"{type(e).__name__}: {e}", stage="compile", declared_shape=shape)
+            return Outcome(error=f"{type(e).__name__}: {e}", stage="compile", declared_shape=inferred_shape(model))
+
+    def declare_model(self, model: Any) -> Outcome:
+        session = self.session(model)  # creating it validates the model; nothing is allocated for the output
+        return session if isinstance(session, Outcome) else Outcome(declared_shape=inferred_shape(model))
+
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+        session = self.session(model)
+        if isinstance(session, Outcome):
+            return session
+        shape = inferred_shape(model)
         try:
             (result,) = session.run(None, feeds)
         except Exception as e:

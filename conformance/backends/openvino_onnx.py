@@ -32,14 +32,25 @@ class OpenVINOOnnxBackend(ExpandBackend):
 
         return openvino.Core()
 
-    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+    def convert(self, model: Any) -> tuple[Any, tuple[int | None, ...] | None] | Outcome:
+        """The converted ov.Model and the shape its output declares; or the converter's rejection."""
         try:
             converted = self.core.read_model(model.SerializeToString(), b"")
-            shape = declared(converted.output(0).get_partial_shape())
+            return converted, declared(converted.output(0).get_partial_shape())
         except RuntimeError as e:
             return Outcome(error=str(e), stage="build")
+
+    def declare_model(self, model: Any) -> Outcome:
+        converted = self.convert(model)
+        return converted if isinstance(converted, Outcome) else Outcome(declared_shape=converted[1])
+
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+        converted = self.convert(model)
+        if isinstance(converted, Outcome):
+            return converted
+        ov_model, shape = converted
         try:
-            compiled = self.core.compile_model(converted, "CPU")
+            compiled = self.core.compile_model(ov_model, "CPU")
         except RuntimeError as e:
             return Outcome(error=str(e), stage="compile", declared_shape=shape)
         try:
