@@ -36,7 +36,9 @@ def start_run(tmp_path: Path) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "pytest", "-p", "conformance.plugin", "-p", "no:cacheprovider", "-q",
          "--backend", "tests.fake_backends:SlowBackend", "--dtype", "f32", "--results", "out/results.json",
          "--report", "out/index.html"],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        # a shell starts background jobs with SIGINT ignored, and Python keeps that: restore Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def streamed_checks(path: Path) -> list[dict]:
