@@ -21,8 +21,16 @@ from conformance.run_info import RunLog
 ENTRY_MODULE = "test_conformance.py"
 
 
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
+def _terminate(session: pytest.Session) -> None:
+    """SIGTERM ends the run after the check in progress: the results so far are written, marked incomplete.
+    (A flag, not an exception thrown into whatever code runs: that could leave the worker pool's locks held.)
+    A second SIGTERM does not wait."""
+    if session.shouldstop:
+        raise KeyboardInterrupt("SIGTERM, twice")
+    session.shouldstop = "terminated by SIGTERM"
+
+
+
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -98,8 +106,7 @@ class State:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput"):
             self.log.start()
-            # SIGTERM ends the run like Ctrl-C: finished checks are kept and the results are written
-            signal.signal(signal.SIGTERM, _interrupt)
+            signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(session))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput"):  # an xdist worker: the controller writes the results
