@@ -23,6 +23,20 @@ def declared(partial_shape: Any) -> tuple[int | None, ...] | None:
     return tuple(d.get_length() if d.is_static else None for d in partial_shape)
 
 
+def compile_and_infer(core: Any, model: Any, feeds: Any, shape: tuple[int | None, ...] | None) -> Outcome:
+    """Compile on the CPU plugin and run once; a rejection names the stage it came from."""
+    try:
+        compiled = core.compile_model(model, "CPU")
+    except RuntimeError as e:
+        return Outcome(error=str(e), stage="compile", declared_shape=shape)
+    try:
+        result = compiled(feeds)[0]
+    except RuntimeError as e:
+        return Outcome(error=str(e), stage="infer", declared_shape=shape)
+    # The result may alias the request's buffer: keep our own copy.
+    return Outcome(output=np.array(result, copy=True), declared_shape=shape)
+
+
 class OpenVINOBackend(Backend):
     name = "openvino"
     package = "openvino"
@@ -80,13 +94,4 @@ class OpenVINOBackend(Backend):
         if isinstance(built, Outcome):
             return built
         model, feeds, shape = built
-        try:
-            compiled = self.core.compile_model(model, "CPU")
-        except RuntimeError as e:
-            return Outcome(error=str(e), stage="compile", declared_shape=shape)
-        try:
-            result = compiled(feeds)[0]
-        except RuntimeError as e:
-            return Outcome(error=str(e), stage="infer", declared_shape=shape)
-        # The result may alias the request's buffer: keep our own copy.
-        return Outcome(output=np.array(result, copy=True), declared_shape=shape)
+        return compile_and_infer(self.core, model, feeds, shape)

@@ -16,7 +16,7 @@ import numpy as np
 
 from conformance.backends.base import Outcome
 from conformance.backends.onnx_backend import ExpandBackend
-from conformance.backends.openvino import declared
+from conformance.backends.openvino import compile_and_infer, declared
 
 
 class OpenVINOOnnxBackend(ExpandBackend):
@@ -49,13 +49,4 @@ class OpenVINOOnnxBackend(ExpandBackend):
         if isinstance(converted, Outcome):
             return converted
         ov_model, shape = converted
-        try:
-            compiled = self.core.compile_model(ov_model, "CPU")
-        except RuntimeError as e:
-            return Outcome(error=str(e), stage="compile", declared_shape=shape)
-        try:
-            result = compiled(feeds)[0]
-        except RuntimeError as e:
-            return Outcome(error=str(e), stage="infer", declared_shape=shape)
-        # The result may alias the request's buffer: keep our own copy.
-        return Outcome(output=np.array(result, copy=True), declared_shape=shape)
+        return compile_and_infer(self.core, ov_model, feeds, shape)
