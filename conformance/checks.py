@@ -17,7 +17,7 @@ import reference
 from conformance import verdicts as v
 from conformance.backends import Backend, Outcome, Request
 from conformance.cases import Case
-from conformance.compare import fmt_shape, judge
+from conformance.compare import judge
 from conformance.data import DEFAULT_REJECT_SWEEP, DEFAULT_SWEEP, DTYPES, make_data
 from conformance.known import Known, find
 from conformance.verdicts import FAILING
@@ -155,7 +155,3 @@ def execute(check: Check, run: Any, known: list[Known], record: dict[str, Any],
     if verdict.verdict == v.NOT_APPLICABLE:
         return "skipped", f"not applicable: {verdict.message}"
     return "passed", None
-
-
-def describe_expected(case: Case) -> str:
-    return fmt_shape(case.expect_shape) if case.valid else f"rejection [{case.expect_reject}]"
