@@ -66,7 +66,6 @@ class WorkerPool:
         self.timeout = timeout
         self.workers = workers
         self.memory_limit = memory_limit
-        self.crashes = 0
         self._pool = self._start()
 
     def _start(self) -> ProcessPool:
@@ -84,7 +83,6 @@ class WorkerPool:
             future = self._pool.schedule(run_check, args=(backend_ref, request), timeout=self.timeout)
             return future.result()
         except ProcessExpired as e:
-            self.crashes += 1
             return Outcome(crash=describe_exit(e.exitcode), stage="worker")
         except FutureTimeout:
             return Outcome(timeout=self.timeout, stage="worker")
@@ -114,7 +112,6 @@ class WorkerPool:
             process.join()
             return Outcome(timeout=self.timeout, stage="worker")
         if outcome is None:
-            self.crashes += 1
             return Outcome(crash=describe_exit(process.exitcode), stage="worker")
         return outcome
 

@@ -77,7 +77,7 @@ class State:
         dtypes = config.getoption("dtype")
         self.dtypes = tuple(dtypes) if dtypes else None
         self._pool: WorkerPool | None = None
-        self.log = RunLog(config, self.backends)
+        self.log = RunLog(config, self.backends, self.known)
 
     @property
     def pool(self) -> WorkerPool:

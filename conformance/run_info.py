@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import platform
 import subprocess
 import sys
@@ -59,9 +60,11 @@ class RunLog:
     """Collects the run on the xdist controller (or the only process): each check is streamed to
     ``<results>.jsonl`` as it finishes, and the results file and report are written at the end."""
 
-    def __init__(self, config: pytest.Config, backends: dict[str, Backend]) -> None:
+    def __init__(self, config: pytest.Config, backends: dict[str, Backend],
+                 known: dict[str, list[known_mod.Known]]) -> None:
         self.config = config
         self.backends = backends
+        self.known = known
         self.started = _now()
         self.t0 = time.perf_counter()
         self.checks: list[dict[str, Any]] = []
@@ -86,9 +89,11 @@ class RunLog:
         path = self._path("results")
         if path is not None:
             self.stream = results.Stream(path.with_suffix(".jsonl"), {
-                "run": self._run_info(), "backends": {b.name: b.describe() for b in self.backends.values()}})
+                "run": self._run_info, "backends": {b.name: b.describe() for b in self.backends.values()}})
 
+    @functools.cached_property
     def _run_info(self) -> dict[str, Any]:
+        """What the run is and runs on, asked once (git, package metadata) for the stream and the results."""
         config = self.config
         return {"started": self.started, "suite_commit": _commit(config.rootpath), "python": sys.version.split()[0],
                 "platform": platform.platform(), "cpu": _cpu(), "argv": list(config.invocation_params.args),
@@ -133,15 +138,14 @@ class RunLog:
         cases = {case_id: data for case_id, data in self.cases().items() if case_id in used}
         matched = {(r["backend"], r["known"]["id"]) for r in self.checks if r.get("known")}
         names = {b.name for b in self.backends.values()}
-        entries = known_mod.load([Path(p) for p in self.config.getoption("known")])
         versions = {b.name: b.version() or "" for b in self.backends.values()}
-        unmatched = [{"backend": name, "entry": k.to_json()} for name, ks in entries.items() if name in names
+        unmatched = [{"backend": name, "entry": k.to_json()} for name, ks in self.known.items() if name in names
                      for k in ks if (name, k.id) not in matched and k.applies_to_version(versions[name])]
         if self.filtered():  # a subset of the checks ran: an entry for the others matching nothing is no news
             unmatched = []
         return {
             "format": results.FORMAT,
-            "run": {**self._run_info(), "finished": _now(), "complete": complete,
+            "run": {**self._run_info, "finished": _now(), "complete": complete,
                     "wall_time": round(time.perf_counter() - self.t0, 2)},
             "backends": {b.name: b.describe() for b in self.backends.values()},
             "cases": cases,
