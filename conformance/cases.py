@@ -40,33 +40,53 @@ class Case:
     group: str
     mode: str
     versions: tuple[int, ...]
-    data_shape: tuple[int, ...]
+    data_shape: tuple[int | None, ...]  # None: a dimension unknown when the graph is built ("?")
     target_shape: Any  # a list of ints, or nested lists where a case tests the 1-D rule
     axes_mapping: Any
-    expect_shape: tuple[int, ...] | None
+    expect_shape: tuple[int | None, ...] | None
     expect_reject: str | None
     spec_ref: str
     description: str | None = None
     dtypes: tuple[str, ...] | None = None
     source: str | None = None
     interpretation: str | None = None
+    upstream_error: str | None = None
     text: str = field(default="", compare=False)
 
     @property
     def valid(self) -> bool:
         return self.expect_reject is None
 
+    @property
+    def dynamic(self) -> bool:
+        """Some data dimension is unknown when the graph is built: the case checks declared shapes only."""
+        return None in self.data_shape
+
     def summary(self) -> str:
         axes = f", axes_mapping {self.axes_mapping}" if self.axes_mapping is not None else ""
-        return f"{self.mode}, data {tuple(self.data_shape)}, target_shape {self.target_shape}{axes}"
+        return f"{self.mode}, data {show_dims(self.data_shape)}, target_shape {self.target_shape}{axes}"
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "group": self.group, "mode": self.mode,
-                "versions": list(self.versions), "data_shape": list(self.data_shape),
+                "versions": list(self.versions), "data_shape": as_yaml_dims(self.data_shape),
                 "target_shape": self.target_shape, "axes_mapping": self.axes_mapping,
-                "expect": {"shape": list(self.expect_shape)} if self.valid else {"reject": self.expect_reject},
+                "expect": ({"shape": as_yaml_dims(self.expect_shape or ())} if self.valid
+                           else {"reject": self.expect_reject}),
                 "spec_ref": self.spec_ref, "description": self.description, "source": self.source,
-                "interpretation": self.interpretation, "text": self.text}
+                "upstream_error": self.upstream_error, "interpretation": self.interpretation, "text": self.text}
+
+
+def dims_from_yaml(dims: list[Any]) -> tuple[int | None, ...]:
+    return tuple(None if d == "?" else d for d in dims)
+
+
+def as_yaml_dims(dims: tuple[int | None, ...]) -> list[int | str]:
+    return ["?" if d is None else d for d in dims]
+
+
+def show_dims(dims: tuple[int | None, ...]) -> str:
+    shown = ", ".join("?" if d is None else str(d) for d in dims)
+    return f"({shown},)" if len(dims) == 1 else f"({shown})"
 
 
 @cache
@@ -182,6 +202,8 @@ def _check_semantics(case: Case) -> str | None:
         return "versions: Broadcast-1 and nGraph Broadcast have no bidirectional mode; use [3]"
     if 0 in case.versions and (case.mode != "explicit" or not case.valid):
         return "versions: 0 (nGraph Broadcast) applies to valid explicit-mode cases only"
+    if case.expect_shape is not None and None in case.expect_shape and not case.dynamic:
+        return "expect.shape: \"?\" is for cases whose data_shape has a \"?\" (a static input has a static output)"
     for name in ("target_shape", "axes_mapping"):
         try:
             np.asarray(getattr(case, name) or [], dtype=np.int64)
@@ -191,14 +213,15 @@ def _check_semantics(case: Case) -> str | None:
         shape = reference.output_shape(case.data_shape, case.target_shape, case.axes_mapping, case.mode)
     except reference.BroadcastRuleError as e:
         if case.valid:
-            return f"expect.shape={list(case.expect_shape or ())}, but the reference rejects it: {e}"
+            return f"expect.shape={as_yaml_dims(case.expect_shape or ())}, but the reference rejects it: {e}"
         if e.rule != case.expect_reject:
             return f"expect.reject={case.expect_reject}, but the reference rejects for rule {e.rule}: {e}"
         return None
     if not case.valid:
-        return f"expect.reject={case.expect_reject}, but the reference accepts it with shape {list(shape)}"
+        return f"expect.reject={case.expect_reject}, but the reference accepts it with shape {as_yaml_dims(shape)}"
     if tuple(shape) != case.expect_shape:
-        return f"expect.shape={list(case.expect_shape or ())}, but the reference gives {list(shape)}"
+        return (f"expect.shape={as_yaml_dims(case.expect_shape or ())}, but the reference gives "
+                f"{as_yaml_dims(tuple(shape))}")
     return None
 
 
@@ -223,12 +246,12 @@ def load_file(path: Path, root_dir: Path) -> list[Case]:
         case = Case(
             id=raw["id"], file=name, line=node.start_mark.line + 1, group=data["group"], mode=mode,
             versions=tuple(raw.get("versions", DEFAULT_VERSIONS[mode])),
-            data_shape=tuple(raw["data_shape"]), target_shape=raw["target_shape"],
+            data_shape=dims_from_yaml(raw["data_shape"]), target_shape=raw["target_shape"],
             axes_mapping=raw.get("axes_mapping"),
-            expect_shape=tuple(expect["shape"]) if "shape" in expect else None,
+            expect_shape=dims_from_yaml(expect["shape"]) if "shape" in expect else None,
             expect_reject=expect.get("reject"), spec_ref=raw["spec_ref"], description=raw.get("description"),
             dtypes=tuple(raw["dtypes"]) if "dtypes" in raw else None, source=raw.get("source"),
-            interpretation=raw.get("interpretation"),
+            interpretation=raw.get("interpretation"), upstream_error=raw.get("upstream_error"),
             text="\n".join(lines[node.start_mark.line:node.end_mark.line]).rstrip(),
         )
         problem = _check_semantics(case)

@@ -8,6 +8,10 @@ Spec files (../shared/spec/):
 
 Each rejection raises BroadcastRuleError whose ``rule`` is one of RULES; case files name the same rule
 in ``expect: {reject: RULE}``.
+
+A data dimension may be None: unknown when the graph is built (``?`` in a case file). The rules then say
+what they can: a rule is broken only by known dimensions, and an output dimension is None only where it
+is the unknown one (bidirectional, facing a target dimension of 1).
 """
 
 from __future__ import annotations
@@ -72,30 +76,34 @@ def _check_axes_given(op: str, mode: str, axes_mapping: object) -> tuple[int, ..
     return tuple(int(a) for a in axes)
 
 
-def numpy_shape(op: str, data_shape: tuple[int, ...], target: tuple[int, ...]) -> tuple[int, ...]:
+Dims = tuple[int | None, ...]  # None: a dimension unknown until run time
+
+
+def numpy_shape(op: str, data_shape: Dims, target: tuple[int, ...]) -> tuple[int, ...]:
     """Rules 1-4 of "Numpy broadcast", one-directional: data is stretched to target, never the reverse."""
     if len(target) < len(data_shape):
         raise BroadcastRuleError(op, "numpy_rank", f"data shape {data_shape}, target_shape {list(target)}")
     for d, t in zip(data_shape[::-1], target[::-1], strict=False):  # right-aligned
-        if d != t and d != 1:
+        if d is not None and d != t and d != 1:
             raise BroadcastRuleError(op, "numpy_dim", f"data dimension {d} vs target {t} "
                                      f"(data shape {data_shape}, target_shape {list(target)})")
     return target
 
 
-def bidirectional_shape(op: str, data_shape: tuple[int, ...], target: tuple[int, ...]) -> tuple[int, ...]:
-    """"Bidirectional broadcast": the shape of numpy.array(input) * numpy.ones(target_shape)."""
+def bidirectional_shape(op: str, data_shape: Dims, target: tuple[int, ...]) -> Dims:
+    """"Bidirectional broadcast": the shape of numpy.array(input) * numpy.ones(target_shape). An unknown data
+    dimension facing t != 1 must be 1 or t, so the output has t there; facing 1, it is the output's."""
     rank = max(len(data_shape), len(target))
     d_pad = (1,) * (rank - len(data_shape)) + data_shape
     t_pad = (1,) * (rank - len(target)) + target
     for d, t in zip(d_pad, t_pad, strict=True):
-        if d != t and d != 1 and t != 1:
+        if d is not None and d != t and d != 1 and t != 1:
             raise BroadcastRuleError(op, "bidirectional_dim", f"data dimension {d} vs target {t} "
                                      f"(data shape {data_shape}, target_shape {list(target)})")
-    return tuple(t if d == 1 else d for d, t in zip(d_pad, t_pad, strict=True))
+    return tuple(t if d == 1 or (d is None and t != 1) else d for d, t in zip(d_pad, t_pad, strict=True))
 
 
-def explicit_shape(op: str, data_shape: tuple[int, ...], target: tuple[int, ...],
+def explicit_shape(op: str, data_shape: Dims, target: tuple[int, ...],
                    axes: tuple[int, ...]) -> tuple[int, ...]:
     """Explicit mode: data axis i goes to output axis axes_mapping[i]; the other output axes replicate."""
     if len(axes) != len(data_shape):
@@ -111,19 +119,20 @@ def explicit_shape(op: str, data_shape: tuple[int, ...], target: tuple[int, ...]
     for d, a in zip(data_shape, axes, strict=True):
         # A data dimension of 1 mapped to N is accepted: the suite's reading of a point the spec leaves open
         # (see cases/interpretations.yaml).
-        if d != target[a] and d != 1:
+        if d is not None and d != target[a] and d != 1:
             raise BroadcastRuleError(op, "explicit_dim", f"data dimension {d} mapped to target axis {a} "
                                      f"of size {target[a]}")
     return target
 
 
-def output_shape(data_shape: Sequence[int], target_shape: object, axes_mapping: object = None,
-                 mode: str = "numpy", op: str = "Broadcast-3") -> tuple[int, ...]:
-    """The output shape the spec prescribes, or BroadcastRuleError naming the broken rule."""
+def output_shape(data_shape: Sequence[int | None], target_shape: object, axes_mapping: object = None,
+                 mode: str = "numpy", op: str = "Broadcast-3") -> Dims:
+    """The output shape the spec prescribes, or BroadcastRuleError naming the broken rule. With an unknown
+    (None) data dimension: the shape a graph can declare before running, None where it cannot be known."""
     op = f"{op}({mode})"
     axes = _check_axes_given(op, mode, axes_mapping)
     target = _check_target(op, target_shape)
-    data_shape = tuple(int(d) for d in data_shape)
+    data_shape = tuple(None if d is None else int(d) for d in data_shape)
     if mode == "numpy":
         return numpy_shape(op, data_shape, target)
     if mode == "bidirectional":
