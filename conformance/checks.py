@@ -16,7 +16,7 @@ import numpy as np
 import reference
 from conformance import verdicts as v
 from conformance.backends import Backend, Outcome, Request
-from conformance.cases import Case
+from conformance.cases import Case, as_yaml_dims
 from conformance.compare import judge
 from conformance.data import DEFAULT_REJECT_SWEEP, DEFAULT_SWEEP, DTYPES, make_data
 from conformance.known import Known, find
@@ -48,7 +48,8 @@ class Check:
 
 
 def dtypes_for(case: Case, selected: tuple[str, ...] | None) -> list[str]:
-    sweep = case.dtypes or (DEFAULT_SWEEP if case.valid else DEFAULT_REJECT_SWEEP)
+    # A declared shape does not depend on the element type: one is enough for a case with "?" dimensions.
+    sweep = case.dtypes or (DEFAULT_SWEEP if case.valid and not case.dynamic else DEFAULT_REJECT_SWEEP)
     return [d for d in sweep if selected is None or d in selected]
 
 
@@ -66,13 +67,24 @@ def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...]
     return checks
 
 
+def shape_only(case: Case, dtype: str, budget: int) -> bool:
+    """A check that only declares: its case has "?" dimensions, or its output would exceed the budget."""
+    return case.dynamic or materialised_bytes(case, dtype) > budget
+
+
 def materialised_bytes(case: Case, dtype: str) -> int:
     """The bytes the harness would allocate for a check: its input, and the reference output of a valid case.
-    Exact integer arithmetic, so a target of 2**62 elements is a number, not an allocation. (A case that must
-    be rejected has no reference output; a backend that accepts it anyway is held by the worker's memory
-    limit.)"""
-    elements = max(math.prod(case.data_shape), math.prod(case.expect_shape or ()))
-    return elements * DTYPES[dtype].itemsize
+    Exact integer arithmetic, so a target of 2**62 elements is a number, not an allocation; a 0 dimension
+    counts as 1 (see nominal_bytes), so an empty output of a shape numpy cannot hold is shape-only too. (A
+    case that must be rejected has no reference output; a backend that accepts it anyway is held by the
+    worker's memory limit.)"""
+    return max(nominal_bytes(case.data_shape, dtype), nominal_bytes(case.expect_shape or (), dtype))
+
+
+def nominal_bytes(shape: Any, dtype: str) -> int:
+    """The bytes of an array of that shape, counting a 0 dimension as 1: numpy refuses a shape whose
+    nominal size overflows (such as (2**62, 0) of int64) even when it holds no element."""
+    return math.prod(max(d, 1) for d in shape) * DTYPES[dtype].itemsize
 
 
 def request_for(check: Check, data: np.ndarray, shape_only: bool = False) -> Request:
@@ -102,7 +114,7 @@ def result_record(check: Check, nodeid: str, backend_version: str | None) -> dic
     case = check.case
     return {"id": nodeid, "case": case.id, "backend": check.backend, "backend_version": backend_version,
             "variant": check.variant or "", "dtype": check.dtype or "", "verdict": None, "message": None,
-            "expected": ({"shape": list(case.expect_shape or ()), "dtype": check.dtype} if case.valid
+            "expected": ({"shape": as_yaml_dims(case.expect_shape or ()), "dtype": check.dtype} if case.valid
                          else {"reject": case.expect_reject}),
             "actual": None, "first_diff": None, "known": None, "duration": 0.0, "rerun": rerun_command(nodeid)}
 
@@ -126,14 +138,15 @@ def execute(check: Check, run: Any, known: list[Known], record: dict[str, Any],
     assert check.variant is not None and check.dtype is not None and check.version is not None
     start = time.perf_counter()
     case = check.case
-    shape_only = materialised_bytes(case, check.dtype) > budget
-    if shape_only:
+    declare_only = shape_only(case, check.dtype, budget)
+    if declare_only:
         data, expected = np.empty((0,), DTYPES[check.dtype]), None
     else:
         data = make_data(case.data_shape, DTYPES[check.dtype])
         expected = expectation(case, check.version, data)
-    outcome = run(check.backend_ref, request_for(check, data, shape_only))
-    verdict = judge(expected, case.expect_reject, outcome, shape_only=shape_only, expected_shape=case.expect_shape)
+    outcome = run(check.backend_ref, request_for(check, data, declare_only))
+    verdict = judge(expected, case.expect_reject, outcome, shape_only=declare_only, expected_shape=case.expect_shape,
+                    partial=case.dynamic)
     record.update(verdict=verdict.verdict, message=verdict.message, actual=actual_json(outcome),
                   first_diff=verdict.first_diff, duration=round(time.perf_counter() - start, 4))
     if expected is not None:

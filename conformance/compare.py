@@ -58,19 +58,45 @@ ALLOCATION_FAILURES = re.compile(
     r"bad_alloc|Failed to allocate|Unable to allocate|out of memory|bfc_arena|array is too big", re.I)
 
 
-def judge_declared(expected_shape: tuple[int, ...] | None, expected_rule: str | None, outcome: Outcome) -> Judgement:
-    """A shape-only check (the output would exceed the memory budget): the declared shape, or a rejection."""
+def judge_partial(expected: tuple[int | None, ...], declared: tuple[int | None, ...] | None) -> Judgement:
+    """A case with dimensions unknown until run time: the declared shape must not claim what the rule cannot
+    know, nor contradict what it does; a "?" where the rule knows the dimension is imprecise, not wrong."""
+    shown = f"declared shape={fmt_shape(declared)}"
+    if declared is None:
+        return Judgement(v.NOT_APPLICABLE, f"{shown}: the backend declares nothing to check, the rule gives "
+                                           f"{fmt_shape(expected)}")
+    if len(declared) != len(expected):
+        return Judgement(v.WRONG_SHAPE, f"{shown}, but the rule gives rank {len(expected)}: {fmt_shape(expected)}")
+    for axis, (d, e) in enumerate(zip(declared, expected, strict=True)):
+        if d is not None and d != e:
+            known = "is unknown until run time" if e is None else f"is {e}"
+            return Judgement(v.WRONG_SHAPE, f"{shown}, but dimension {axis} {known}: {fmt_shape(expected)}")
+    looser = [i for i, (d, e) in enumerate(zip(declared, expected, strict=True)) if d is None and e is not None]
+    if looser:
+        return Judgement(v.PASS, f"{shown} is compatible with {fmt_shape(expected)}, less precise at "
+                                 f"dimension(s) {looser}")
+    return Judgement(v.PASS, f"{shown}, as the rule gives")
+
+
+def judge_declared(expected_shape: tuple[int | None, ...] | None, expected_rule: str | None, outcome: Outcome,
+                   partial: bool = False) -> Judgement:
+    """A shape-only check (the output would exceed the memory budget, or the case's data has "?" dimensions:
+    ``partial``): the declared shape, or a rejection."""
     if expected_shape is None:
         if outcome.error is not None:
             return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
         if outcome.declared_shape is None:
+            why = "the data has dimensions unknown until run time" if partial else \
+                "the output would exceed the memory budget"
             return Judgement(v.NOT_APPLICABLE, "shape-only check: the backend cannot tell its output shape "
-                                               "without running, and the output would exceed the memory budget")
+                                               f"without running, and {why}")
         return Judgement(v.ACCEPTED_INVALID, f"declared shape={fmt_shape(outcome.declared_shape)}, but should be "
                                              f"a rejection [{expected_rule}]")
     if outcome.error is not None:
         return Judgement(v.REJECTED_VALID, f"rejected at {outcome.stage}: {outcome.error}, but should give shape "
                                            f"{fmt_shape(expected_shape)}")
+    if partial:
+        return judge_partial(expected_shape, outcome.declared_shape)
     if outcome.declared_shape is None or None in outcome.declared_shape:
         return Judgement(v.NOT_APPLICABLE, f"shape-only check: declared shape={fmt_shape(outcome.declared_shape)} "
                                            "is not static, and the output would exceed the memory budget")
@@ -81,7 +107,8 @@ def judge_declared(expected_shape: tuple[int, ...] | None, expected_rule: str | 
 
 
 def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome, *,
-          shape_only: bool = False, expected_shape: tuple[int, ...] | None = None) -> Judgement:
+          shape_only: bool = False, expected_shape: tuple[int | None, ...] | None = None,
+          partial: bool = False) -> Judgement:
     """expected is the reference output for a valid check, or None with the rule a rejection must follow;
     a shape-only check gives the expected shape instead of an output (None with a rule for a rejection)."""
     if outcome.crash is not None:
@@ -97,7 +124,7 @@ def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outco
         # (the backend accepted it and tried to allocate its output)
         return Judgement(v.OUT_OF_MEMORY, f"failed to allocate at {outcome.stage}: {outcome.error}")
     if shape_only:
-        return judge_declared(expected_shape, expected_rule, outcome)
+        return judge_declared(expected_shape, expected_rule, outcome, partial)
     if expected is None:
         if outcome.error is not None:
             return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")

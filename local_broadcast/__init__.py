@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from local_broadcast.errors import RULES, BroadcastError
 from local_broadcast.ops import broadcast_v0, broadcast_v1, broadcast_v3, expand
-from local_broadcast.shapes import output_shape
+from local_broadcast.shapes import declared_shape, output_shape
 
 __all__ = [
     "RULES",
@@ -19,5 +19,6 @@ __all__ = [
     "broadcast_v1",
     "broadcast_v3",
     "expand",
+    "declared_shape",
     "output_shape",
 ]

@@ -158,6 +158,22 @@ def output_shape(data_shape: Sequence[int], target_shape: object, axes_mapping: 
     return plan(data_shape, target_shape, axes_mapping, mode, op).shape
 
 
+def declared_shape(data_shape: Sequence[int | None], target_shape: object, axes_mapping: object = None,
+                   mode: str = "numpy", op: str = "Broadcast-3") -> tuple[int | None, ...]:
+    """The output shape a graph can declare before running when some data dimensions (None) are unknown.
+
+    An unknown dimension is checked as a 1, which every rule accepts against any target dimension; the
+    output then knows it except in bidirectional mode facing a target dimension of 1, where the data's
+    own (unknown) size wins.
+    """
+    known = plan([1 if d is None else d for d in data_shape], target_shape, axes_mapping, mode, op).shape
+    if mode != "bidirectional":
+        return known
+    offset = len(known) - len(data_shape)
+    return tuple(None if i >= offset and data_shape[i - offset] is None and size == 1 else size
+                 for i, size in enumerate(known))
+
+
 def plan_v0(arg_shape: Sequence[int], shape: object, broadcast_axes: object) -> Plan:
     """nGraph Broadcast(arg, shape, broadcast_axes): broadcast_axes are the output axes that are added."""
     op = "Broadcast-0"

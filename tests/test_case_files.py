@@ -12,6 +12,7 @@ import pytest
 
 import reference
 from conformance.cases import SCHEMA_PATH, Case, CaseFileError, load_all
+from conformance.checks import DEFAULT_BUDGET, nominal_bytes
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
 LOADED, ERRORS = load_all(CASES_DIR)
@@ -124,6 +125,8 @@ def test_reference_agrees_with_expect(case: Case) -> None:
 @pytest.mark.parametrize("case", _by_id([case for case in CASES if 0 in case.versions]))
 def test_v0_case_is_ngraph_broadcast(case: Case) -> None:
     """nGraph broadcast_axes are the output axes axes_mapping leaves out; both must build the same tensor."""
+    if nominal_bytes(case.expect_shape, "i64") > DEFAULT_BUDGET:
+        pytest.skip("too large for numpy to hold (a 0 dimension counts as 1); the suite checks it shape-only")
     broadcast_axes = [a for a in range(len(case.target_shape)) if a not in case.axes_mapping]
     data = np.arange(int(np.prod(case.data_shape)), dtype=np.int64).reshape(case.data_shape)
     v0 = reference.broadcast_v0(data, case.target_shape, broadcast_axes)

@@ -59,6 +59,8 @@ class Backend:
     package: ClassVar[str | None] = None  # the distribution whose version is reported
     variants: ClassVar[dict[str, int]]  # variant -> op version it runs (0, 1 or 3)
     dtypes: ClassVar[frozenset[str]]  # element types (conformance.data.DTYPES names) it takes
+    # The variants that feed target_shape (and axes_mapping) at run time, not when the model is built.
+    runtime_inputs: ClassVar[frozenset[str]] = frozenset()
 
     def version(self) -> str | None:
         if self.package is None:
@@ -82,6 +84,9 @@ class Backend:
     def why_not(self, case: Case, variant: str, dtype: str) -> str | None:
         if dtype not in self.dtypes:
             return f"{self.name} does not take element type {dtype}"
+        if case.dynamic and not case.valid and variant in self.runtime_inputs:
+            return ("a declared-shape check of an invalid input: with target_shape fed at run time, nothing "
+                    "before running can know it breaks a rule")
         return None
 
     def run(self, request: Request) -> Outcome:

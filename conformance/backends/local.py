@@ -45,7 +45,7 @@ class LocalBackend(Backend):
         mode = "bidirectional" if request.variant == "expand" else request.mode
         op = {"v1": "Broadcast-1", "expand": "Expand"}.get(request.variant, "Broadcast-3")
         try:
-            shape = local_broadcast.output_shape(request.input_shape, request.target_shape, request.axes_mapping,
+            shape = local_broadcast.declared_shape(request.input_shape, request.target_shape, request.axes_mapping,
                                                  mode, op=op)
         except local_broadcast.BroadcastError as e:
             return Outcome(error=str(e), stage="validate", rule=e.rule)

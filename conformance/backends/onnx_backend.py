@@ -69,6 +69,7 @@ class ExpandBackend(Backend):
     """A backend that runs ONNX Expand models; subclasses implement ``run_model``."""
 
     variants = {"opset8-init": 3, "opset8-input": 3, "opset13-init": 3, "opset13-input": 3}
+    runtime_inputs = frozenset({"opset8-input", "opset13-input"})
     dtypes = EXPAND_DTYPES
     output_rank: ClassVar[bool] = False  # see expand_model
 

@@ -4,7 +4,8 @@ other ONNX backends run.
 Its Expand is ``data * numpy.ones(shape, data.dtype)`` (onnx/reference/ops/op_expand.py): numpy's
 broadcasting rule, which is the bidirectional one, and a multiplication by one, which keeps every bit of the
 data (NaN payloads, signed zeros, subnormals) on IEEE hardware. A rejection is the exception numpy raises.
-The declared shape is ONNX shape inference's.
+The declared shape is ONNX shape inference's (``onnx.shape_inference.infer_shapes``, strict): for a
+declared-shape check its refusal is this backend's rejection, at stage ``shape_inference``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,19 @@ class OnnxReferenceBackend(ExpandBackend):
     name = "onnx-reference"
     package = "onnx"
     dtypes = EXPAND_DTYPES  # numpy has every element type the suite sweeps
+
+    def declare_model(self, model: Any) -> Outcome:
+        import onnx
+
+        try:
+            inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+        except Exception as e:  # InferenceError, or whatever the checker raises first
+            return Outcome(error=f"{type(e).__name__}: {e}", stage="shape_inference")
+        output = inferred.graph.output[0].type.tensor_type
+        if not output.HasField("shape"):
+            return Outcome()
+        return Outcome(declared_shape=tuple(d.dim_value if d.HasField("dim_value") else None
+                                            for d in output.shape.dim))
 
     def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
         from onnx.reference import ReferenceEvaluator

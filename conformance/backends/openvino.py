@@ -42,6 +42,7 @@ class OpenVINOBackend(Backend):
     package = "openvino"
     variants = {"opset1-const": 1, "opset1-param": 1, "opset3-const": 3, "opset3-param": 3}
     dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+    runtime_inputs = frozenset({"opset1-param", "opset3-param"})
 
     @cached_property
     def core(self) -> Any:
@@ -59,7 +60,8 @@ class OpenVINOBackend(Backend):
         opset_name = request.variant.split("-")[0]
         opset = openvino.opset1 if opset_name == "opset1" else openvino.opset3
         as_param = request.variant.endswith("-param")
-        data = opset.parameter(request.input_shape, request.data.dtype, name="data")
+        # -1: a dimension unknown until run time (a case's "?")
+        data = opset.parameter([-1 if d is None else d for d in request.input_shape], request.data.dtype, name="data")
         params, feeds = [data], [request.data]
 
         def shape_input(values: np.ndarray, name: str) -> Any:
