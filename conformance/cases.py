@@ -21,6 +21,8 @@ import yaml
 import reference
 
 SCHEMA_PATH = Path(__file__).with_name("case.schema.json")
+# libyaml's safe loader where PyYAML has it (about 10x faster, same marks and tags), else the pure-Python one
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DEFAULT_VERSIONS = {"numpy": (1, 3), "explicit": (1, 3), "bidirectional": (3,)}
 
 
@@ -172,7 +174,7 @@ def _parse(path: Path, name: str) -> tuple[Any, yaml.Node, str]:
         raise CaseFileError(name, line, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
     loader = None
     try:
-        loader = yaml.SafeLoader(text)  # the safe loader only: no tag can construct an object
+        loader = SAFE_LOADER(text)  # the safe loader only: no tag can construct an object
         root = loader.get_single_node()
         if root is None:
             raise CaseFileError(name, 1, "empty file: a case file has `group` and a list of `cases`")

@@ -2,7 +2,12 @@
 
 A pebble ProcessPool keeps its workers alive across checks (each keeps its loaded runtimes and backend
 instances), reports a worker that died with its exit code, and enforces a per-check timeout by killing
-the worker; either way it starts a new one and the run goes on.
+the worker; either way it starts a new one and the run goes on. Workers are forked from a forkserver that
+has already imported the runtimes (``preload``): a replacement is ready in about 0.1 s instead of the
+0.5 s a fresh interpreter takes to import them, which matters when a runtime crashes hundreds of times a run.
+
+``run_batch`` sends several checks of one backend in one call (``Backend.run_many``, which may share one
+compiled model among them); if the batch fails in any way, the caller runs each of its checks alone.
 """
 
 from __future__ import annotations
@@ -38,6 +43,21 @@ def run_check(backend_ref: str, request: Request) -> Outcome:
         return Outcome(adapter_error=traceback.format_exc(limit=-8))
 
 
+def run_checks(backend_ref: str, requests: list[Request]) -> list[Outcome] | None:
+    """Runs in the worker: a batch through Backend.run_many; None if it failed as a whole (the caller then
+    runs the checks one by one, so that each gets its own verdict)."""
+    try:
+        backend = _INSTANCES.get(backend_ref)
+        if backend is None:
+            backend = _INSTANCES[backend_ref] = load(backend_ref)
+        outcomes = backend.run_many(requests)
+    except BaseException:  # noqa: BLE001 -- any failure of the batch: run its checks one by one
+        return None
+    if len(outcomes) != len(requests) or not all(isinstance(o, Outcome) for o in outcomes):
+        return None
+    return outcomes
+
+
 def _run_and_send(backend_ref: str, request: Request, send: Any, memory_limit: int | None) -> None:
     _limit_memory(memory_limit)
     send.send(run_check(backend_ref, request))
@@ -59,18 +79,30 @@ def describe_exit(exitcode: int | None) -> str:
     return f"exit code {exitcode}"
 
 
+def worker_context(preload: tuple[str, ...]) -> Any:
+    """Workers start from a clean process: forked from a forkserver that imported only ``preload`` (and this
+    module), never from the parent, which may hold threads (xdist) and runtime state. The forkserver is one per
+    parent process, so the first pool's preload list is the one it keeps."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["numpy", "conformance.isolation", *preload])
+    return context
+
+
 class WorkerPool:
     """One pool per pytest process (and so per xdist worker)."""
 
-    def __init__(self, timeout: float, workers: int = 1, memory_limit: int | None = None) -> None:
+    def __init__(self, timeout: float, workers: int = 1, memory_limit: int | None = None,
+                 preload: tuple[str, ...] = ()) -> None:
         self.timeout = timeout
         self.workers = workers
         self.memory_limit = memory_limit
+        self.context = worker_context(preload)
         self._pool = self._start()
 
     def _start(self) -> ProcessPool:
-        # spawn, not fork: the parent may hold threads (xdist) and runtimes must start from a clean process
-        return ProcessPool(max_workers=self.workers, context=multiprocessing.get_context("spawn"),
+        return ProcessPool(max_workers=self.workers, context=self.context,
                            initializer=_limit_memory, initargs=(self.memory_limit,))
 
     def _restart(self) -> None:
@@ -95,8 +127,20 @@ class WorkerPool:
         except Exception as e:  # e.g. the outcome could not be pickled back
             return Outcome(adapter_error=f"{type(e).__name__}: {e}")
 
+    def run_batch(self, backend_ref: str, requests: list[Request]) -> list[Outcome] | None:
+        """Several checks in one call; None if the batch failed in any way (a crash, a timeout, an exception):
+        the caller then runs each check alone, so a crash is pinned on the check that causes it."""
+        try:
+            future = self._pool.schedule(run_checks, args=(backend_ref, requests), timeout=self.timeout)
+            return future.result()
+        except (BrokenProcessPool, RuntimeError):
+            self._restart()
+            return None
+        except Exception:  # ProcessExpired, timeout, an unpicklable result
+            return None
+
     def run_alone(self, backend_ref: str, request: Request) -> Outcome:
-        context = multiprocessing.get_context("spawn")
+        context = self.context
         receive, send = context.Pipe(duplex=False)
         process = context.Process(target=_run_and_send, args=(backend_ref, request, send, self.memory_limit))
         process.start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import signal
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from conformance import known as known_mod
 from conformance import verdicts as v
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
+from conformance.batching import Batcher
 from conformance.cases import CaseFileError, load_all
 from conformance.checks import Check, execute, plan, result_record
 from conformance.isolation import WorkerPool
@@ -52,6 +54,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--output-budget", type=float, default=256, metavar="MIB",
                     help="a check whose output would exceed this is shape-only: nothing is allocated "
                          "(default 256)")
+    group.addoption("--uncached", action="store_true",
+                    help="build, compile and run one model per check, one check per worker call: the slow path, "
+                         "kept to measure against and to rule out shared models as the cause of a verdict")
+    group.addoption("--shard", default=None, metavar="K/N",
+                    help="run the K-th of N deterministic slices of the cases (1 <= K <= N), e.g. for N CI jobs; "
+                         "`python -m conformance report` merges their results files into one page")
     group.addoption("--results", default="reports/results.json", metavar="PATH",
                     help="results file to write (default reports/results.json)")
     group.addoption("--report", default="reports/index.html", metavar="PATH",
@@ -76,15 +84,37 @@ class State:
         self.modes = set(modes) if modes else None
         dtypes = config.getoption("dtype")
         self.dtypes = tuple(dtypes) if dtypes else None
+        # asked once: importlib.metadata reads files each time, which cost more than a check
+        self.versions = {ref: b.version() for ref, b in self.backends.items()}
+        self.unavailable = {ref: b.unavailable() for ref, b in self.backends.items()}
+        self.shard = parse_shard(config.getoption("shard"))
+        self.uncached = config.getoption("uncached")
+        self.budget = int(config.getoption("output_budget") * 2**20)
+        self.selected: set[str] = set()  # the checks this process may run, by name
         self._pool: WorkerPool | None = None
+        self._batcher: Batcher | None = None
         self.log = RunLog(config, self.backends, self.known)
 
     @property
     def pool(self) -> WorkerPool:
         if self._pool is None:
             memory = int(self.config.getoption("worker_memory") * 2**20)
-            self._pool = WorkerPool(timeout=self.config.getoption("check_timeout"), memory_limit=memory or None)
+            preload = tuple(dict.fromkeys(m for b in self.backends.values() for m in b.preload))
+            self._pool = WorkerPool(timeout=self.config.getoption("check_timeout"), memory_limit=memory or None,
+                                    preload=preload)
         return self._pool
+
+    @property
+    def batcher(self) -> Batcher:
+        if self._batcher is None:
+            known = {b.name: self.known.get(b.name, []) for b in self.backends.values()}
+            self._batcher = Batcher(self.pool, known, self.versions, self.budget)
+        return self._batcher
+
+    def peers(self, check: Check) -> list[Check]:
+        """The other checks of the same case on the same backend that this process may run."""
+        backend = self.backends[check.backend_ref]
+        return [c for c in plan(check.case, backend, check.backend_ref, self.dtypes) if c.name in self.selected]
 
     def close(self) -> None:
         if self._pool is not None:
@@ -103,6 +133,21 @@ class State:
         if record is not None and report.when == "call":
             self.log.add_check(record)
 
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        if self.shard is None:
+            return
+        k, n = self.shard
+        keep, drop = [], []
+        for item in items:
+            in_shard = not isinstance(item, CheckItem) or shard_of(item.check.case.id, n) == k
+            (keep if in_shard else drop).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.selected = {item.check.name for item in session.items if isinstance(item, CheckItem)}
+
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput"):
             self.log.start()
@@ -116,6 +161,37 @@ class State:
         if not hasattr(self.config, "workerinput"):
             for line in self.log.summary_lines():
                 terminalreporter.write_line(line)
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    m = re.fullmatch(r"(\d+)/(\d+)", text.strip())
+    if not m or not 1 <= int(m[1]) <= int(m[2]):
+        raise pytest.UsageError(f"--shard {text}: give K/N with 1 <= K <= N, e.g. --shard 2/4")
+    return int(m[1]), int(m[2])
+
+
+def shard_of(case_id: str, shards: int) -> int:
+    """The shard (1..N) a case belongs to: a hash of its id, the same on every machine and run, so N jobs
+    with --shard 1/N .. N/N run every case exactly once; all checks of a case stay together."""
+    return zlib.crc32(case_id.encode()) % shards + 1
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With -n and the default --dist load: hand out whole cases, so that the checks of a case on a backend
+    run in one process and can share a compiled model (conformance/batching.py). Other --dist modes are
+    left as they are."""
+    if config.getoption("dist", "load") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class CaseScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid.rsplit("[", 1)[0]  # the case: checks are named case[backend-variant-dtype]
+
+    return CaseScheduling(config, log)
 
 
 def _state(config: pytest.Config) -> State:
@@ -192,9 +268,9 @@ class CheckItem(pytest.Item):
     def runtest(self) -> None:
         state = _state(self.config)
         backend = state.backends[self.check.backend_ref]
-        record = result_record(self.check, self.nodeid, backend.version())
+        record = result_record(self.check, self.nodeid, state.versions[self.check.backend_ref])
         self.user_properties.append(("conformance", record))
-        unavailable = backend.unavailable()
+        unavailable = state.unavailable[self.check.backend_ref]
         if unavailable:
             record.update(verdict=v.SKIPPED, message=unavailable)
             pytest.skip(f"{backend.name}: {unavailable}")
@@ -202,8 +278,10 @@ class CheckItem(pytest.Item):
             record.update(verdict=v.NOT_APPLICABLE, message=self.check.not_applicable)
             pytest.skip(f"not applicable: {self.check.not_applicable}")
         try:
-            outcome, message = execute(self.check, state.pool.run, state.known.get(backend.name, []), record,
-                                       budget=int(self.config.getoption("output_budget") * 2**20))
+            run = state.pool.run if state.uncached else state.batcher.runner(self.check,
+                                                                              lambda: state.peers(self.check))
+            outcome, message = execute(self.check, run, state.known.get(backend.name, []), record,
+                                       budget=state.budget)
         except Exception as e:  # a bug in the harness: say so in the results too, then let pytest show it
             record.update(verdict=v.ERROR, message=f"harness error: {type(e).__name__}: {e}")
             raise
@@ -215,6 +293,9 @@ class CheckItem(pytest.Item):
             raise CheckFailure(message)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        if isinstance(excinfo.value, pytest.xfail.Exception):
+            # the message is the whole story; pytest's traceback of it would parse source files (~0.2 s each)
+            return str(excinfo.value)
         if isinstance(excinfo.value, CheckFailure):
             case = self.check.case
             return (f"{excinfo.value}\n  case: {case.file}:{case.line} ({case.spec_ref})\n"

@@ -61,6 +61,9 @@ class Backend:
     dtypes: ClassVar[frozenset[str]]  # element types (conformance.data.DTYPES names) it takes
     # The variants that feed target_shape (and axes_mapping) at run time, not when the model is built.
     runtime_inputs: ClassVar[frozenset[str]] = frozenset()
+    # Modules a worker process imports before its first check (its forkserver does, once): the runtime's own
+    # package, so that a worker replacing one that crashed is ready at once.
+    preload: ClassVar[tuple[str, ...]] = ()
 
     def version(self) -> str | None:
         if self.package is None:
@@ -91,6 +94,12 @@ class Backend:
 
     def run(self, request: Request) -> Outcome:
         raise NotImplementedError
+
+    def run_many(self, requests: list[Request]) -> list[Outcome]:
+        """Several checks at once, an Outcome each, in order. Override to share work among them (one model
+        for all, say); each must keep its own result. If this raises, or a worker dies in it, the harness
+        runs each check alone through ``run``, so a shared failure never decides a check's verdict."""
+        return [self.run(request) for request in requests]
 
     def declare(self, request: Request) -> Outcome:
         """For a shape-only check: the output shape the backend would produce (``declared_shape``), or its

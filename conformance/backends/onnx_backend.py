@@ -32,37 +32,63 @@ EXPAND_DTYPES = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64"
 def expand_model(request: Request, opset: int, shape_as_input: bool, output_rank: bool = False) -> Any:
     """The Expand model of a request. ``output_rank``: give the output its rank, with symbolic dimensions,
     as onnx.checker requires of a graph output (without it the output's shape is left unknown)."""
+    return expand_batch_model([request], opset, output_rank)
+
+
+def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = False) -> Any:
+    """One model holding an independent Expand per request, in order: inputs ``data`` and (for an ``input``
+    variant) ``shape``, output ``output``, each suffixed with the request's position after the first."""
     import onnx
     from onnx import helper, numpy_helper
 
-    elem = helper.np_dtype_to_tensor_dtype(request.data.dtype)
-    inputs = [helper.make_tensor_value_info("data", elem, list(request.input_shape))]
-    shape = np.asarray(request.target_shape)
-    initializers = []
-    if shape_as_input:
-        inputs.append(helper.make_tensor_value_info("shape", onnx.TensorProto.INT64, list(shape.shape)))
-    else:
-        initializers.append(numpy_helper.from_array(shape, "shape"))
-    dims = [f"out{i}" for i in range(max(len(request.input_shape), shape.size))] if output_rank else None
-    graph = helper.make_graph(
-        [helper.make_node("Expand", ["data", "shape"], ["output"])], "expand", inputs,
-        [helper.make_tensor_value_info("output", elem, dims)], initializers)
+    nodes, inputs, outputs, initializers = [], [], [], []
+    for i, request in enumerate(requests):
+        suffix = str(i) if i else ""
+        data, shape_name, out = f"data{suffix}", f"shape{suffix}", f"output{suffix}"
+        elem = helper.np_dtype_to_tensor_dtype(request.data.dtype)
+        inputs.append(helper.make_tensor_value_info(data, elem, list(request.input_shape)))
+        shape = np.asarray(request.target_shape)
+        if request.variant.endswith("-input"):
+            inputs.append(helper.make_tensor_value_info(shape_name, onnx.TensorProto.INT64, list(shape.shape)))
+        else:
+            initializers.append(numpy_helper.from_array(shape, shape_name))
+        dims = [f"{out}_{d}" for d in range(max(len(request.input_shape), shape.size))] if output_rank else None
+        nodes.append(helper.make_node("Expand", [data, shape_name], [out]))
+        outputs.append(helper.make_tensor_value_info(out, elem, dims))
+    graph = helper.make_graph(nodes, "expand", inputs, outputs, initializers)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=IR_VERSION,
                              producer_name="broadcast-conformance")
 
 
-def inferred_shape(model: Any) -> tuple[int | None, ...] | None:
-    """The output shape ONNX shape inference gives, None for unknown dimensions or rank."""
+def batch_feeds(requests: list[Request]) -> dict[str, np.ndarray]:
+    feeds = {}
+    for i, request in enumerate(requests):
+        suffix = str(i) if i else ""
+        feeds[f"data{suffix}"] = request.data
+        if request.variant.endswith("-input"):
+            feeds[f"shape{suffix}"] = np.asarray(request.target_shape)
+    return feeds
+
+
+def inferred_shapes(model: Any) -> list[tuple[int | None, ...] | None]:
+    """The shape ONNX shape inference gives each output, None for unknown dimensions or rank."""
     import onnx
 
     try:
         inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     except Exception:  # shape inference refusing the model is not the backend's verdict
-        return None
-    output = inferred.graph.output[0].type.tensor_type
-    if not output.HasField("shape"):
-        return None
-    return tuple(d.dim_value if d.HasField("dim_value") else None for d in output.shape.dim)
+        return [None] * len(model.graph.output)
+    shapes: list[tuple[int | None, ...] | None] = []
+    for output in inferred.graph.output:
+        tensor = output.type.tensor_type
+        shapes.append(tuple(d.dim_value if d.HasField("dim_value") else None for d in tensor.shape.dim)
+                      if tensor.HasField("shape") else None)
+    return shapes
+
+
+def inferred_shape(model: Any) -> tuple[int | None, ...] | None:
+    """The output shape ONNX shape inference gives, None for unknown dimensions or rank."""
+    return inferred_shapes(model)[0]
 
 
 class ExpandBackend(Backend):
@@ -87,10 +113,25 @@ class ExpandBackend(Backend):
         return expand_model(request, int(opset_name.removeprefix("opset")), kind == "input", self.output_rank)
 
     def run(self, request: Request) -> Outcome:
-        feeds = {"data": request.data}
-        if request.variant.endswith("-input"):
-            feeds["shape"] = np.asarray(request.target_shape)
-        return self.run_model(self.model(request), feeds)
+        return self.run_model(self.model(request), batch_feeds([request]))
+
+    def run_many(self, requests: list[Request]) -> list[Outcome]:
+        """One model per opset for all the requests, if the subclass can run several outputs at once."""
+        outcomes: dict[int, Outcome] = {}
+        by_opset: dict[int, list[int]] = {}
+        for i, request in enumerate(requests):
+            by_opset.setdefault(int(request.variant.split("-")[0].removeprefix("opset")), []).append(i)
+        for opset, members in by_opset.items():
+            batch = [requests[i] for i in members]
+            results = self.run_model_many(expand_batch_model(batch, opset, self.output_rank), batch_feeds(batch))
+            for i, result in zip(members, results or [None] * len(members), strict=True):
+                outcomes[i] = self.run(requests[i]) if result is None else result
+        return [outcomes[i] for i in range(len(requests))]
+
+    def run_model_many(self, model: Any, feeds: dict[str, np.ndarray]) -> list[Outcome] | None:
+        """Run a model of several independent Expands: an Outcome per output with its output, or None if the
+        model failed as a whole (each request is then run alone). The default never shares a model."""
+        return None
 
     def declare(self, request: Request) -> Outcome:
         return self.declare_model(self.model(request))

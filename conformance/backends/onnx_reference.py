@@ -15,13 +15,14 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend, inferred_shape
+from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend, inferred_shape, inferred_shapes
 
 
 class OnnxReferenceBackend(ExpandBackend):
     name = "onnx-reference"
     package = "onnx"
     dtypes = EXPAND_DTYPES  # numpy has every element type the suite sweeps
+    preload = ("onnx", "onnx.reference")
 
     def declare_model(self, model: Any) -> Outcome:
         import onnx
@@ -49,3 +50,13 @@ class OnnxReferenceBackend(ExpandBackend):
         except Exception as e:
             return Outcome(error=f"{type(e).__name__}: {e}", stage="infer", declared_shape=shape)
         return Outcome(output=np.array(result, copy=True), declared_shape=shape)
+
+    def run_model_many(self, model: Any, feeds: dict[str, np.ndarray]) -> list[Outcome] | None:
+        from onnx.reference import ReferenceEvaluator
+
+        try:
+            results = ReferenceEvaluator(model).run(None, feeds)
+        except Exception:  # one of the Expands refused: each request is run alone
+            return None
+        return [Outcome(output=np.array(r, copy=True), declared_shape=shape)
+                for r, shape in zip(results, inferred_shapes(model), strict=True)]

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import ExpandBackend, inferred_shape
+from conformance.backends.onnx_backend import ExpandBackend, inferred_shape, inferred_shapes
 
 
 class OnnxRuntimeBackend(ExpandBackend):
@@ -21,6 +21,7 @@ class OnnxRuntimeBackend(ExpandBackend):
     package = "onnxruntime"
     # Types of ONNX Runtime's CPU Expand kernel (onnxruntime/core/providers/cpu/tensor/expand.cc).
     dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+    preload = ("onnx", "onnxruntime")
 
     def session(self, model: Any) -> Any:
         """The model's InferenceSession, or the Outcome of its rejection."""
@@ -48,3 +49,14 @@ class OnnxRuntimeBackend(ExpandBackend):
         except Exception as e:
             return Outcome(error=f"{type(e).__name__}: {e}", stage="infer", declared_shape=shape)
         return Outcome(output=np.array(result, copy=True), declared_shape=shape)
+
+    def run_model_many(self, model: Any, feeds: dict[str, np.ndarray]) -> list[Outcome] | None:
+        session = self.session(model)
+        if isinstance(session, Outcome):
+            return None
+        try:
+            results = session.run(None, feeds)
+        except Exception:  # one of the Expands refused: each request is run alone
+            return None
+        return [Outcome(output=np.array(r, copy=True), declared_shape=shape)
+                for r, shape in zip(results, inferred_shapes(model), strict=True)]

@@ -16,7 +16,7 @@ import numpy as np
 
 from conformance.backends.base import Outcome
 from conformance.backends.onnx_backend import ExpandBackend
-from conformance.backends.openvino import compile_and_infer, declared
+from conformance.backends.openvino import compile_and_infer, compile_and_infer_many, declared
 
 
 class OpenVINOOnnxBackend(ExpandBackend):
@@ -25,6 +25,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
     # The ONNX frontend maps every ONNX tensor type Expand takes; the CPU plugin then runs i64, u64 and f64
     # in 32 bits, as it does for the openvino backend (see conformance/known/openvino-onnx.yaml).
     dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+    preload = ("onnx", "openvino")
 
     @cached_property
     def core(self) -> Any:
@@ -50,3 +51,17 @@ class OpenVINOOnnxBackend(ExpandBackend):
             return converted
         ov_model, shape = converted
         return compile_and_infer(self.core, ov_model, feeds, shape)
+
+    def run_model_many(self, model: Any, feeds: dict[str, np.ndarray]) -> list[Outcome] | None:
+        try:
+            converted = self.core.read_model(model.SerializeToString(), b"")
+        except RuntimeError:
+            return None
+        # the converted model's inputs keep the ONNX names; feed them in its own order
+        results = compile_and_infer_many(self.core, converted, [feeds[i.get_any_name()] for i in converted.inputs])
+        if results is None:
+            return None
+        names = [o.get_any_name() for o in converted.outputs]
+        by_name = dict(zip(names, zip(results, converted.outputs, strict=True), strict=True))
+        return [Outcome(output=by_name[o.name][0], declared_shape=declared(by_name[o.name][1].get_partial_shape()))
+                for o in model.graph.output]
