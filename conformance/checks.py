@@ -18,7 +18,7 @@ from conformance import verdicts as v
 from conformance.backends import Backend, Outcome, Request
 from conformance.cases import Case, as_yaml_dims
 from conformance.compare import judge
-from conformance.data import DEFAULT_REJECT_SWEEP, DEFAULT_SWEEP, DTYPES, make_data
+from conformance.data import DEFAULT_REJECT_SWEEP, DEFAULT_SWEEP, DTYPES, SHAPE_GROUPS, SHAPE_SWEEP, make_data
 from conformance.known import Known, find
 from conformance.verdicts import FAILING
 
@@ -49,7 +49,12 @@ class Check:
 
 def dtypes_for(case: Case, selected: tuple[str, ...] | None) -> list[str]:
     # A declared shape does not depend on the element type: one is enough for a case with "?" dimensions.
-    sweep = case.dtypes or (DEFAULT_SWEEP if case.valid and not case.dynamic else DEFAULT_REJECT_SWEEP)
+    if case.dtypes:
+        sweep = case.dtypes
+    elif not case.valid or case.dynamic:
+        sweep = DEFAULT_REJECT_SWEEP
+    else:
+        sweep = SHAPE_SWEEP if case.group in SHAPE_GROUPS else DEFAULT_SWEEP
     return [d for d in sweep if selected is None or d in selected]
 
 

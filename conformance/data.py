@@ -17,8 +17,12 @@ DTYPES: dict[str, np.dtype] = {
                     ("u16", np.uint16), ("i32", np.int32), ("u32", np.uint32), ("i64", np.int64),
                     ("u64", np.uint64), ("f16", np.float16), ("f32", np.float32), ("f64", np.float64)]
 }
-# The element types every valid case is swept over unless it names its own.
+# The element types every valid case of the spec's examples and rules is swept over unless it names its own.
 DEFAULT_SWEEP = ("bool", "i8", "u8", "i32", "i64", "u64", "f16", "f32", "f64")
+# Upstream-mirrored, edge and found cases are about shapes: a 1-byte and a 4-byte type take the copy paths
+# that differ by element size; the type-by-type sweep is the rule cases' job.
+SHAPE_SWEEP = ("u8", "f32")
+SHAPE_GROUPS = frozenset({"upstream", "edge", "found"})
 # Rejections do not depend on the element type: one is enough unless a case asks for more.
 DEFAULT_REJECT_SWEEP = ("f32",)
 

@@ -166,3 +166,27 @@ class SleepyBackend(_Fake):
     def run(self, request: Request) -> Outcome:
         time.sleep(6)
         return Outcome(output=np.broadcast_to(request.data, tuple(request.target_shape)).copy())
+
+
+class CrashOnI64Backend(LocalBackend):
+    """Dies (SIGSEGV) on i64 data only, including in a batch: the harness must pin the crash on that check."""
+
+    name = "crash-on-i64"
+    package = None
+
+    def run(self, request: Request) -> Outcome:
+        if request.data.dtype == np.int64:
+            ctypes.string_at(0)
+        return super().run(request)
+
+
+class CountingBackend(LocalBackend):
+    """Writes the size of every batch it is given to the file $BATCH_LOG, one line each."""
+
+    name = "counting"
+    package = None
+
+    def run_many(self, requests: list[Request]) -> list[Outcome]:
+        with open(os.environ["BATCH_LOG"], "a", encoding="utf-8") as log:
+            log.write(f"{len(requests)}\n")
+        return super().run_many(requests)

@@ -1,0 +1,102 @@
+"""Checks that share work (one compiled model for the checks of a case) keep their own verdicts: a crash in a
+shared batch is pinned on the check that causes it, and the real runtimes give the same verdict for every
+check whether models are shared or built one per check (--uncached)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CASES = """\
+group: rule
+cases:
+  - id: share_valid
+    mode: numpy
+    data_shape: [3, 1]
+    target_shape: [2, 3, 4]
+    expect: {shape: [2, 3, 4]}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+    dtypes: [f32, i64, u8]
+  - id: share_reject
+    mode: numpy
+    data_shape: [3]
+    target_shape: [2]
+    expect: {reject: numpy_dim}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
+"""
+
+
+def run_suite(cwd: Path, *args: str, env: dict[str, str] | None = None, results: Path | None = None) -> dict:
+    """The suite in cwd (a pytester directory, or the project itself with --cases), its results file read."""
+    results = results or cwd / "out" / "results.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--results", str(results), "--report", "none",
+         *args], cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
+    assert run.returncode in (0, 1), run.stdout[-3000:] + run.stderr[-3000:]
+    return json.loads(results.read_text())
+
+
+def verdicts(data: dict) -> dict[str, str]:
+    return {c["id"]: c["verdict"] for c in data["checks"]}
+
+
+@pytest.fixture
+def suite_dir(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    pytester.makepyfile(test_conformance="")
+    (pytester.path / "cases").mkdir()
+    (pytester.path / "cases" / "share.yaml").write_text(CASES)
+    return pytester.path
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_a_crash_in_a_shared_batch_is_pinned_on_its_check(suite_dir: Path, xdist: list[str]) -> None:
+    data = run_suite(suite_dir, "-p", "conformance.plugin", "--backend", "tests.fake_backends:CrashOnI64Backend",
+                     *xdist)
+    got = {(c["case"], c["variant"], c["dtype"]): c["verdict"] for c in data["checks"]}
+    assert got[("share_valid", "v3", "i64")] == "crash"
+    assert got[("share_valid", "v1", "i64")] == "crash"
+    others = {k: v for k, v in got.items() if k[2] != "i64"}
+    assert others and set(others.values()) == {"pass"}, others
+
+
+def test_checks_of_a_case_share_one_call_unless_uncached(suite_dir: Path) -> None:
+    import os
+
+    log = suite_dir / "batches.txt"
+    env = {**os.environ, "BATCH_LOG": str(log)}
+    run_suite(suite_dir, "-p", "conformance.plugin", "--backend", "tests.fake_backends:CountingBackend", env=env)
+    # share_valid: 2 variants (v1, v3) x 3 dtypes in one call; the rejection runs alone
+    assert log.read_text().split() == ["6"]
+    log.unlink()
+    run_suite(suite_dir, "-p", "conformance.plugin", "--backend", "tests.fake_backends:CountingBackend", "--uncached",
+              env=env)
+    assert not log.exists()
+
+
+SAMPLE_FILES = ["spec_broadcast_rules.yaml", "scalars_zero_size.yaml", "bidirectional_rules.yaml",
+                "explicit_rules.yaml"]
+
+
+@pytest.mark.parametrize("backend", ["openvino", "openvino-onnx", "onnxruntime", "onnx-reference"])
+def test_shared_and_one_per_check_models_give_the_same_verdicts(tmp_path: Path, backend: str) -> None:
+    """The real runtimes, on cases with known crashes, wrong values and rejections among them."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for name in SAMPLE_FILES:
+        shutil.copy(ROOT / "cases" / name, cases / name)
+    args = ["conformance", "--cases", str(cases), "--backend", backend, "--dtype", "f32", "--dtype", "i64",
+            "--dtype", "u8"]
+    shared = verdicts(run_suite(ROOT, *args, results=tmp_path / "shared.json"))
+    alone = verdicts(run_suite(ROOT, *args, "--uncached", results=tmp_path / "alone.json"))
+    assert shared.keys() == alone.keys() and len(shared) > 50
+    differ = {k: (shared[k], alone[k]) for k in shared if shared[k] != alone[k]}
+    assert not differ, differ
+    assert "known_difference" in shared.values() or backend in ("onnxruntime", "onnx-reference")
