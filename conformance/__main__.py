@@ -17,7 +17,7 @@ def _report(args: argparse.Namespace) -> int:
     old = report.load(args.compare) if args.compare else None
     try:
         merged = results.merge(runs)
-        report.write_report(merged, args.output, compare=old)
+        report.write_report(merged, args.output, compare=old, bench=args.bench)
     except (KeyError, TypeError, AttributeError) as e:
         # The right "format" but a broken layout: say so rather than print a traceback.
         files = ", ".join(map(str, [*args.results, *([args.compare] if args.compare else [])]))
@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="the HTML file to write (default: %(default)s)")
     rep.add_argument("--compare", type=Path, metavar="OLD.json",
                      help="an earlier results file: list new failures, fixes and other changes since it")
+    rep.add_argument("--bench", type=Path, metavar="BENCH.json",
+                     help="benchmark results (python3 -m bench.broadcast_bench) to chart in the report")
     rep.set_defaults(func=_report)
     return parser
 

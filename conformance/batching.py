@@ -38,13 +38,13 @@ class Batcher:
         self.batches = self.batched = self.failed_batches = 0
 
     def shareable(self, check: Check, backend_name: str) -> bool:
-        if check.not_applicable or check.variant is None or check.dtype is None or not check.case.valid:
+        if check.not_applicable or check.variant is None or check.dtype is None or check.expect_reject:
             return False
         if shape_only(check.case, check.dtype, self.budget) or materialised_bytes(check.case, check.dtype) > \
                 MAX_BATCH_BYTES:
             return False
         entry = find(self.known.get(backend_name, []), check.case.id, check.variant, check.dtype,
-                     self.versions.get(check.backend_ref))
+                     self.versions.get(check.backend_ref), check.shape_dtype)
         return entry is None or entry.verdict in OUTPUT_VERDICTS
 
     def runner(self, check: Check, peers: Callable[[], Iterable[Check]]) -> Callable[[str, Request], Outcome]:

@@ -24,6 +24,7 @@ SCHEMA_PATH = Path(__file__).with_name("case.schema.json")
 # libyaml's safe loader where PyYAML has it (about 10x faster, same marks and tags), else the pure-Python one
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DEFAULT_VERSIONS = {"numpy": (1, 3), "explicit": (1, 3), "bidirectional": (3,)}
+GENERATED = "generated"  # the group of cases drawn by conformance/generated.py (never of a case file)
 
 
 class CaseFileError(Exception):
@@ -53,6 +54,7 @@ class Case:
     source: str | None = None
     interpretation: str | None = None
     upstream_error: str | None = None
+    shape_dtypes: tuple[str, ...] = ("i64",)  # integer types of target_shape and axes_mapping to sweep
     text: str = field(default="", compare=False)
 
     @property
@@ -254,6 +256,7 @@ def load_file(path: Path, root_dir: Path) -> list[Case]:
             expect_reject=expect.get("reject"), spec_ref=raw["spec_ref"], description=raw.get("description"),
             dtypes=tuple(raw["dtypes"]) if "dtypes" in raw else None, source=raw.get("source"),
             interpretation=raw.get("interpretation"), upstream_error=raw.get("upstream_error"),
+            shape_dtypes=tuple(raw.get("shape_dtypes", ("i64",))),
             text="\n".join(lines[node.start_mark.line:node.end_mark.line]).rstrip(),
         )
         problem = _check_semantics(case)

@@ -16,10 +16,10 @@ import numpy as np
 import reference
 from conformance import verdicts as v
 from conformance.backends import Backend, Outcome, Request
-from conformance.cases import Case, as_yaml_dims
+from conformance.cases import GENERATED, Case, as_yaml_dims
 from conformance.compare import judge
 from conformance.data import DEFAULT_REJECT_SWEEP, DEFAULT_SWEEP, DTYPES, SHAPE_GROUPS, SHAPE_SWEEP, make_data
-from conformance.known import Known, find
+from conformance.known import Known, explaining, find
 from conformance.verdicts import FAILING
 
 OP_NAMES = {0: "nGraph Broadcast", 1: "Broadcast-1", 3: "Broadcast-3"}
@@ -35,15 +35,27 @@ class Check:
     dtype: str | None
     version: int | None = None  # the op version the variant runs: 0, 1 or 3
     not_applicable: str | None = None
+    shape_dtype: str = "i64"  # the integer type of target_shape and axes_mapping (T_SHAPE)
+    # A rule of the backend's own op that rejects an input the Broadcast spec accepts (ONNX Expand's shape
+    # input is int64 only): the check then expects that rejection.
+    backend_rule: str | None = None
+
+    @property
+    def expect_reject(self) -> str | None:
+        return self.backend_rule or self.case.expect_reject
+
+    @property
+    def shape_part(self) -> str | None:
+        return None if self.shape_dtype == "i64" else f"shape_{self.shape_dtype}"
 
     @property
     def name(self) -> str:
-        parts = [self.backend] + [p for p in (self.variant, self.dtype) if p]
+        parts = [self.backend] + [p for p in (self.variant, self.dtype, self.shape_part) if p]
         return f"{self.case.id}[{'-'.join(parts)}]"
 
     def context(self) -> str:
         op = OP_NAMES.get(self.version, "Broadcast") if self.version is not None else "Broadcast"
-        where = " ".join(p for p in (self.backend, self.variant, self.dtype) if p)
+        where = " ".join(p for p in (self.backend, self.variant, self.dtype, self.shape_part) if p)
         return f"[{op} {self.case.summary()} @ {where}]"
 
 
@@ -68,7 +80,9 @@ def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...]
     for variant, reason in variants.items():
         for dtype in dtypes_for(case, dtypes):
             why = reason or backend.why_not(case, variant, dtype)
-            checks.append(Check(case, backend.name, backend_ref, variant, dtype, backend.variants[variant], why))
+            for shape_dtype in case.shape_dtypes:
+                checks.append(Check(case, backend.name, backend_ref, variant, dtype, backend.variants[variant], why,
+                                    shape_dtype, backend.shape_type_rule(variant, shape_dtype)))
     return checks
 
 
@@ -94,9 +108,10 @@ def nominal_bytes(shape: Any, dtype: str) -> int:
 
 def request_for(check: Check, data: np.ndarray, shape_only: bool = False) -> Request:
     case = check.case
-    axes = None if case.axes_mapping is None else np.asarray(case.axes_mapping, dtype=np.int64)
+    shape_type = DTYPES[check.shape_dtype]
+    axes = None if case.axes_mapping is None else np.asarray(case.axes_mapping, dtype=shape_type)
     return Request(mode=case.mode, variant=check.variant or "", data=data,
-                   target_shape=np.asarray(case.target_shape, dtype=np.int64), axes_mapping=axes,
+                   target_shape=np.asarray(case.target_shape, dtype=shape_type), axes_mapping=axes,
                    shape_only=shape_only, data_shape=tuple(case.data_shape))
 
 
@@ -118,9 +133,10 @@ def rerun_command(nodeid: str) -> str:
 def result_record(check: Check, nodeid: str, backend_version: str | None) -> dict[str, Any]:
     case = check.case
     return {"id": nodeid, "case": case.id, "backend": check.backend, "backend_version": backend_version,
-            "variant": check.variant or "", "dtype": check.dtype or "", "verdict": None, "message": None,
-            "expected": ({"shape": as_yaml_dims(case.expect_shape or ()), "dtype": check.dtype} if case.valid
-                         else {"reject": case.expect_reject}),
+            "variant": check.variant or "", "dtype": check.dtype or "", "shape_dtype": check.shape_dtype,
+            "verdict": None, "message": None,
+            "expected": ({"shape": as_yaml_dims(case.expect_shape or ()), "dtype": check.dtype}
+                         if check.expect_reject is None else {"reject": check.expect_reject}),
             "actual": None, "first_diff": None, "known": None, "duration": 0.0, "rerun": rerun_command(nodeid)}
 
 
@@ -148,15 +164,19 @@ def execute(check: Check, run: Any, known: list[Known], record: dict[str, Any],
         data, expected = np.empty((0,), DTYPES[check.dtype]), None
     else:
         data = make_data(case.data_shape, DTYPES[check.dtype])
-        expected = expectation(case, check.version, data)
+        expected = None if check.backend_rule else expectation(case, check.version, data)
     outcome = run(check.backend_ref, request_for(check, data, declare_only))
-    verdict = judge(expected, case.expect_reject, outcome, shape_only=declare_only, expected_shape=case.expect_shape,
-                    partial=case.dynamic)
+    verdict = judge(expected, check.expect_reject, outcome, shape_only=declare_only,
+                    expected_shape=None if check.backend_rule else case.expect_shape, partial=case.dynamic)
     record.update(verdict=verdict.verdict, message=verdict.message, actual=actual_json(outcome),
                   first_diff=verdict.first_diff, duration=round(time.perf_counter() - start, 4))
     if expected is not None:
         record["expected"] = {"shape": list(expected.shape), "dtype": str(expected.dtype)}
-    entry = find(known, case.id, check.variant, check.dtype, record["backend_version"])
+    if case.group == GENERATED:  # no name to list: an entry explains it by the traits of its inputs
+        entry = explaining(known, case, check.variant, check.dtype, record["backend_version"], check.shape_dtype,
+                           verdict.verdict)
+    else:
+        entry = find(known, case.id, check.variant, check.dtype, record["backend_version"], check.shape_dtype)
     context = check.context()
     if entry is not None:
         record["known"] = entry.to_json()

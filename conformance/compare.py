@@ -23,16 +23,22 @@ class Judgement:
 def show_value(x: np.generic) -> str:
     """A value with its bits, so -0.0 and NaN payloads are visible."""
     arr = np.asarray(x)
-    if arr.dtype.kind in "fc" or arr.dtype.itemsize > 1:
+    if arr.dtype.kind in "USO":
+        return repr(arr.item())
+    if arr.dtype.kind in "fcV" or arr.dtype.itemsize > 1:
         bits = arr.reshape(1).view(f"u{arr.dtype.itemsize}")[0]
         return f"{arr.item()!r} (0x{int(bits):0{arr.dtype.itemsize * 2}x})"
     return repr(arr.item())
 
 
 def first_difference(expected: np.ndarray, actual: np.ndarray) -> dict[str, Any] | None:
-    """Compare bytes element by element: float == would call NaN unequal to itself and -0.0 equal to 0.0."""
-    as_bits = np.dtype(f"u{expected.dtype.itemsize}")
-    diff = np.flatnonzero(expected.reshape(-1).view(as_bits) != actual.reshape(-1).view(as_bits))
+    """Compare bytes element by element: float == would call NaN unequal to itself and -0.0 equal to 0.0.
+    Strings compare by value."""
+    if expected.dtype.kind in "USO":  # strings: by value (there are no bits to compare beyond the characters)
+        diff = np.flatnonzero(expected.reshape(-1) != actual.reshape(-1))
+    else:
+        as_bits = np.dtype(f"u{expected.dtype.itemsize}")
+        diff = np.flatnonzero(expected.reshape(-1).view(as_bits) != actual.reshape(-1).view(as_bits))
     if diff.size == 0:
         return None
     index = tuple(int(i) for i in np.unravel_index(diff[0], expected.shape))
@@ -142,7 +148,8 @@ def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outco
     if not declared_matches(outcome.declared_shape, expected.shape):
         return Judgement(v.WRONG_SHAPE, f"declared shape={fmt_shape(outcome.declared_shape)}, but the output "
                                         f"is {fmt_shape(expected.shape)}")
-    if actual.dtype != expected.dtype:
+    if actual.dtype != expected.dtype and not (actual.dtype.kind == expected.dtype.kind == "U"):
+        # (a string is a string whatever the width numpy gives the array)
         return Judgement(v.WRONG_DTYPE, f"out.dtype={actual.dtype}, but should be {expected.dtype}")
     diff = first_difference(expected, actual)
     if diff is not None:

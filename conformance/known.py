@@ -5,8 +5,11 @@ One YAML file per backend in conformance/known/ (``<backend>.yaml``), a list of 
     - id: short-name
       match: {case: "glob", variant: "glob", dtype: [glob, ...]}  # every key given must match (fnmatch);
                                                                  # a list matches if any of its globs does
+      # optional in match: shape_dtype: [i8, u8] -- the integer type of target_shape / axes_mapping
       # optional in match: version: "2025.[0-3].*" -- the backend's version (its package's), for a
       # divergence of some releases only; an entry with a version never matches a backend without one
+      inputs: [zero_size_data]  # optional: the named traits (conformance/traits.py) of the inputs it
+                                # happens for, so that a generated check can be explained by it too
       verdict: wrong_values                                   # the verdict the divergence produces
       reason: why the backend does this
       link: https://upstream/issue                            # or `reproducer:` where no report exists
@@ -24,11 +27,13 @@ from typing import Any
 
 import yaml
 
+from conformance import traits
+from conformance.cases import Case
 from conformance.verdicts import FAILING
 
 KNOWN_DIR = Path(__file__).with_name("known")
-_KEYS = {"id", "match", "verdict", "reason", "link", "reproducer"}
-_MATCH_KEYS = {"case", "variant", "dtype", "version"}
+_KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer"}
+_MATCH_KEYS = {"case", "variant", "dtype", "version", "shape_dtype"}
 
 
 @dataclass(frozen=True)
@@ -41,9 +46,21 @@ class Known:
     link: str | None
     reproducer: str | None
     where: str
+    inputs: tuple[str, ...] | None = None
 
-    def matches(self, case: str, variant: str, dtype: str, version: str | None = None) -> bool:
-        fields = {"case": case, "variant": variant, "dtype": dtype, "version": version or ""}
+    def explains(self, case: Case, variant: str, dtype: str, version: str | None, shape_dtype: str,
+                 verdict: str) -> bool:
+        """A generated check: its inputs have every trait of ``inputs``, and it failed with this verdict."""
+        if self.inputs is None or verdict != self.verdict:
+            return False
+        fields = {"variant": variant, "dtype": dtype, "version": version or "", "shape_dtype": shape_dtype}
+        return (all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match if k != "case")
+                and all(traits.holds(t, case) for t in self.inputs))
+
+    def matches(self, case: str, variant: str, dtype: str, version: str | None = None,
+                shape_dtype: str = "i64") -> bool:
+        fields = {"case": case, "variant": variant, "dtype": dtype, "version": version or "",
+                  "shape_dtype": shape_dtype}
         return all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match)
 
     def applies_to_version(self, version: str) -> bool:
@@ -53,7 +70,8 @@ class Known:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
-                "verdict": self.verdict, "match": {k: list(v) for k, v in self.match}, "where": self.where}
+                "verdict": self.verdict, "match": {k: list(v) for k, v in self.match}, "where": self.where,
+                **({"inputs": list(self.inputs)} if self.inputs else {})}
 
 
 def _entry(raw: Any, backend: str, where: str) -> Known:
@@ -61,15 +79,20 @@ def _entry(raw: Any, backend: str, where: str) -> Known:
         raise ValueError(f"{where}: an entry has id, match, verdict, reason and link or reproducer; got {raw!r}")
     match = raw["match"]
     if not isinstance(match, dict) or not match or set(match) - _MATCH_KEYS:
-        raise ValueError(f"{where}: match takes case, variant, dtype, version glob patterns; got {match!r}")
+        raise ValueError(f"{where}: match takes case, variant, dtype, version, shape_dtype glob patterns; "
+                         f"got {match!r}")
     if raw["verdict"] not in FAILING:
         raise ValueError(f"{where}: verdict={raw['verdict']!r}, but should be one of {sorted(FAILING)}")
+    inputs = raw.get("inputs")
+    if inputs is not None and (not isinstance(inputs, list) or not inputs or set(inputs) - set(traits.TRAITS)):
+        raise ValueError(f"{where}: inputs is a list of traits from {sorted(traits.TRAITS)}; got {inputs!r}")
     if not raw.get("link") and not raw.get("reproducer"):
         raise ValueError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
     patterns = {k: tuple(map(str, v)) if isinstance(v, list) else (str(v),) for k, v in match.items()}
     return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())),
                  verdict=raw["verdict"], reason=str(raw["reason"]).strip(), link=raw.get("link"),
-                 reproducer=raw.get("reproducer"), where=where)
+                 reproducer=raw.get("reproducer"), where=where,
+                 inputs=tuple(inputs) if inputs is not None else None)
 
 
 def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
@@ -85,5 +108,12 @@ def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
     return entries
 
 
-def find(entries: list[Known], case: str, variant: str, dtype: str, version: str | None = None) -> Known | None:
-    return next((k for k in entries if k.matches(case, variant, dtype, version)), None)
+def find(entries: list[Known], case: str, variant: str, dtype: str, version: str | None = None,
+         shape_dtype: str = "i64") -> Known | None:
+    return next((k for k in entries if k.matches(case, variant, dtype, version, shape_dtype)), None)
+
+
+def explaining(entries: list[Known], case: Case, variant: str, dtype: str, version: str | None, shape_dtype: str,
+               verdict: str) -> Known | None:
+    """The entry that explains a generated check's failing verdict by the traits of its inputs, if any."""
+    return next((k for k in entries if k.explains(case, variant, dtype, version, shape_dtype, verdict)), None)

@@ -3,8 +3,10 @@ and the results file and HTML report written at the end (by the xdist controller
 
 from __future__ import annotations
 
+import json
 import re
 import signal
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from conformance import known as known_mod
 from conformance import verdicts as v
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
 from conformance.batching import Batcher
+from conformance import generated, traits
 from conformance.cases import CaseFileError, load_all
 from conformance.checks import Check, execute, plan, result_record
 from conformance.isolation import WorkerPool
@@ -30,9 +33,6 @@ def _terminate(session: pytest.Session) -> None:
     if session.shouldstop:
         raise KeyboardInterrupt("SIGTERM, twice")
     session.shouldstop = "terminated by SIGTERM"
-
-
-
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -60,10 +60,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--shard", default=None, metavar="K/N",
                     help="run the K-th of N deterministic slices of the cases (1 <= K <= N), e.g. for N CI jobs; "
                          "`python -m conformance report` merges their results files into one page")
+    group.addoption("--generated-examples", type=int, default=generated.DEFAULT_EXAMPLES, metavar="N",
+                    help="inputs hypothesis draws and runs per backend (default %(default)s; 0: none; thousands for "
+                         "a long search)")
+    group.addoption("--generated-seed", type=int, default=generated.DEFAULT_SEED, metavar="SEED",
+                    help="seed of the generated inputs (default %(default)s, so every run draws the same ones)")
     group.addoption("--results", default="reports/results.json", metavar="PATH",
                     help="results file to write (default reports/results.json)")
     group.addoption("--report", default="reports/index.html", metavar="PATH",
                     help="HTML report to write (default reports/index.html; 'none' to skip)")
+    group.addoption("--bench", default="reports/bench.json", metavar="BENCH.json",
+                    help="benchmark results (python3 -m bench.broadcast_bench) to chart in the report; the default "
+                         "file is shown when it exists ('none' to leave it out)")
     group.addoption("--compare", default=None, metavar="OLD.json",
                     help="an earlier results file: the report lists new failures, fixes and other changed verdicts "
                          "since it (read when the run starts, so it may be the --results file of the last run)")
@@ -131,7 +139,7 @@ class State:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         record = dict(report.user_properties).get("conformance")
         if record is not None and report.when == "call":
-            self.log.add_check(record)
+            self.log.add_check(json.loads(record))
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         if self.shard is None:
@@ -232,6 +240,8 @@ class CaseSuite(pytest.File):
             name = path.relative_to(cases_dir).as_posix()
             yield CaseFile.from_parent(self, name=name, path=path, cases=loaded.get(path),
                                        error=errors.get(path))
+        if self.config.getoption("generated_examples") > 0:
+            yield GeneratedChecks.from_parent(self, name="generated", cases_dir=cases_dir)
 
 
 class CaseFile(pytest.Collector):
@@ -266,10 +276,17 @@ class CheckItem(pytest.Item):
         self.check = check
 
     def runtest(self) -> None:
+        record = result_record(self.check, self.nodeid, _state(self.config).versions[self.check.backend_ref])
+        try:
+            self._run(record)
+        finally:
+            # The record travels to xdist's controller as JSON text: execnet's own encoding cannot carry an int
+            # below -2**31 (a target value of -2**63 is one), and would end the worker with an internal error.
+            self.user_properties.append(("conformance", json.dumps(record)))
+
+    def _run(self, record: dict[str, Any]) -> None:
         state = _state(self.config)
         backend = state.backends[self.check.backend_ref]
-        record = result_record(self.check, self.nodeid, state.versions[self.check.backend_ref])
-        self.user_properties.append(("conformance", record))
         unavailable = state.unavailable[self.check.backend_ref]
         if unavailable:
             record.update(verdict=v.SKIPPED, message=unavailable)
@@ -303,10 +320,72 @@ class CheckItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def _record(self) -> dict[str, Any]:
-        return dict(self.user_properties)["conformance"]
+        return json.loads(dict(self.user_properties)["conformance"])
 
     def reportinfo(self) -> tuple[Path, int, str]:
         case = self.check.case
         return self.config.rootpath / case.file, case.line - 1, self.name
 
 
+
+
+class GeneratedChecks(pytest.Collector):
+    """One item per backend: a hypothesis search over generated inputs (conformance/generated.py)."""
+
+    def __init__(self, *, cases_dir: Path, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cases_dir = cases_dir
+
+    def collect(self) -> Any:
+        state = _state(self.config)
+        if state.modes or state.dtypes or state.shard:  # a restricted run: the search is for full runs
+            return
+        for ref, backend in state.backends.items():
+            yield GeneratedItem.from_parent(self, name=f"generated_{backend.name}", backend_ref=ref,
+                                            cases_dir=self.cases_dir)
+
+
+class GeneratedItem(pytest.Item):
+    def __init__(self, *, backend_ref: str, cases_dir: Path, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.backend_ref, self.cases_dir = backend_ref, cases_dir
+
+    def runtest(self) -> None:
+        state = _state(self.config)
+        backend = state.backends[self.backend_ref]
+        examples, seed = self.config.getoption("generated_examples"), self.config.getoption("generated_seed")
+        record = {"id": self.nodeid, "case": generated.GENERATED, "backend": backend.name,
+                  "backend_version": state.versions[self.backend_ref], "variant": "", "dtype": "",
+                  "shape_dtype": "", "verdict": v.ERROR, "message": None, "expected": None, "actual": None,
+                  "first_diff": None, "known": None, "duration": 0.0,
+                  "rerun": f"python -m pytest {self.nodeid} --generated-seed {seed} --generated-examples {examples}",
+                  "case_data": generated.case_data(examples, seed)}
+        try:
+            if state.unavailable[self.backend_ref]:
+                record.update(verdict=v.SKIPPED, message=state.unavailable[self.backend_ref])
+                pytest.skip(f"{backend.name}: {state.unavailable[self.backend_ref]}")
+            start = time.perf_counter()
+            found = generated.search(backend, self.backend_ref, state.pool.run, state.known.get(backend.name, []),
+                                     state.versions[self.backend_ref], examples, seed, state.budget)
+            record["duration"] = round(time.perf_counter() - start, 4)
+            if found.failure is None:
+                record.update(verdict=v.PASS, message=found.summary())
+                return
+            check, message, failed = found.failure
+            path = generated.write_found(self.cases_dir, check, message, seed, examples)
+            record.update(verdict=failed["verdict"], actual=failed["actual"], expected=failed["expected"],
+                          first_diff=failed["first_diff"],
+                          message=f"{message}; shrunk from {found.summary()}; written to {path}")
+            raise CheckFailure(f"{message}\n  a generated input no known difference explains, shrunk and written "
+                               f"to {path}\n  traits of the input: {', '.join(traits.of(check.case)) or 'none'}\n"
+                               f"  {found.summary()}")
+        finally:
+            self.user_properties.append(("conformance", json.dumps(record)))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        if isinstance(excinfo.value, CheckFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(generated.__file__), 0, self.name

@@ -73,6 +73,7 @@ def _changes(results: dict[str, Any], compare: dict[str, Any], cases: dict[str, 
                 "case": case_id, "column": col, "old": was, "new": now, "old_letter": letter(was),
                 "new_letter": letter(now), "n": len(checks), "codes": codes.of(checks),
                 "mode": case["mode"] if case else "", "search": case["search"] if case else case_id,
+                "group": case["group"] if case else "", "suite_codes": case["suite_codes"] if case else "",
                 "anchor": cell if cell in anchors else _anchor("r", case_id) if case else None,
                 "which": _which(checks)})
     return {"since": _run_view(compare.get("run", {})), "problem": None, "limit": CHANGE_ROWS,

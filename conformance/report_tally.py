@@ -56,6 +56,11 @@ class Tally:
         return self.total - self.counts.get(NOT_APPLICABLE, 0) - self.counts.get(SKIPPED, 0)
 
     @property
+    def not_run(self) -> int:
+        """Checks that do not count: not applicable or skipped."""
+        return self.total - self.applicable
+
+    @property
     def failing(self) -> int:
         """Applicable checks that neither passed nor are a known difference (unknown verdicts included)."""
         return self.applicable - self.passed - self.known

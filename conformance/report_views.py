@@ -29,6 +29,17 @@ def _anchor(*parts: str) -> str:
     return "~".join(re.sub(r"[^A-Za-z0-9_.@-]", lambda m: f":{ord(m.group()):x}:", str(p)) for p in parts)
 
 
+# "<owner/repo> <path>: <test>", several joined by "; " (a test's own text may hold "; " or ": " too).
+_SUITE = re.compile(r"(?:^|;\s*)([\w.-]+/[\w.-]+ [^\s:;]+):")
+NO_SUITE = "(no upstream suite named)"
+
+
+def upstream_suites(source: Any) -> list[str]:
+    """The upstream suites (repository and file) a case's `source` names, each once, in order."""
+    found = _SUITE.findall(source) if isinstance(source, str) else []
+    return list(dict.fromkeys(found)) or [NO_SUITE]
+
+
 def _web_link(link: Any) -> str | None:
     # Only http(s) becomes an href: a results file could carry a javascript: URL.
     return link if isinstance(link, str) and re.match(r"https?://", link, re.IGNORECASE) else None
@@ -90,6 +101,8 @@ def _case_view(case_id: str, raw: dict[str, Any]) -> dict[str, Any]:
             "interpretation": raw.get("interpretation"),
             # As written, less the indentation of the list it sits in.
             "text": textwrap.dedent(raw["text"]) if isinstance(raw.get("text"), str) else None}
+    # Where an upstream case comes from, for the overview by origin and the suite filter.
+    view["suites"] = upstream_suites(view["source"]) if view["group"] == "upstream" else []
     view["search"] = " ".join(str(view[k]) for k in ("id", "description", "file", "group", "spec_ref",
                                                       "source", "interpretation") if view[k])
     return view

@@ -56,6 +56,9 @@ def _versions() -> dict[str, str]:
     return found
 
 
+DEFAULT_BENCH = "reports/bench.json"
+
+
 class RunLog:
     """Collects the run on the xdist controller (or the only process): each check is streamed to
     ``<results>.jsonl`` as it finishes, and the results file and report are written at the end."""
@@ -108,6 +111,9 @@ class RunLog:
         return self._cases
 
     def add_check(self, record: dict[str, Any]) -> None:
+        data = record.pop("case_data", None)  # a row of no case file (the generated checks) describes itself
+        if data is not None:
+            self.cases().setdefault(record["case"], data)
         self.checks.append(record)
         if self.stream is not None:
             if record["case"] not in self._streamed_cases:
@@ -172,7 +178,10 @@ class RunLog:
         if report_path is not None:
             from conformance.report import write_report
 
-            write_report(data, report_path, compare=self.compare)
+            bench = self._path("bench")
+            write_report(data, report_path, compare=self.compare,
+                         bench=bench if bench is not None and (bench.exists() or self.config.getoption("bench")
+                                                               != DEFAULT_BENCH) else None)
             self.written.append(report_path)
 
     def summary_lines(self) -> list[str]:

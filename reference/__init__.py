@@ -10,10 +10,12 @@ from reference.broadcast import (
     RULES,
     BroadcastRuleError,
     broadcast,
+    broadcast_adjoint,
     broadcast_bidirectional,
     broadcast_explicit,
     broadcast_numpy,
     broadcast_v0,
+    broadcast_v0_adjoint,
     output_shape,
 )
 
@@ -22,9 +24,11 @@ __all__ = [
     "RULES",
     "BroadcastRuleError",
     "broadcast",
+    "broadcast_adjoint",
     "broadcast_bidirectional",
     "broadcast_explicit",
     "broadcast_numpy",
     "broadcast_v0",
+    "broadcast_v0_adjoint",
     "output_shape",
 ]

@@ -167,15 +167,84 @@ def broadcast_explicit(data: np.ndarray, target_shape: object, axes_mapping: obj
     return broadcast(data, target_shape, axes_mapping, "explicit")
 
 
+def v0_axes(op: str, arg_shape: tuple[int, ...], shape: tuple[int, ...], broadcast_axes: Sequence[int],
+            name: str = "shape") -> tuple[int, ...]:
+    """broadcast_axes as a sorted tuple (an AxisSet), checked: "The shape of arg must match shape with elements
+    in broadcast_axes removed." ``name`` says which argument ``shape`` is: the forward op's, or delta's."""
+    axes = sorted(set(int(a) for a in broadcast_axes))
+    if any(a < 0 or a >= len(shape) for a in axes):
+        raise BroadcastRuleError(op, "v0_axes_range", f"broadcast_axes {axes} for {name} {list(shape)}")
+    kept = tuple(s for i, s in enumerate(shape) if i not in axes)
+    if kept != arg_shape:
+        raise BroadcastRuleError(op, "v0_shape", f"{name} {list(shape)} without axes {axes} is {list(kept)}, "
+                                 f"arg shape {list(arg_shape)}")
+    return tuple(axes)
+
+
 def broadcast_v0(arg: np.ndarray, shape: Sequence[int], broadcast_axes: Sequence[int]) -> np.ndarray:
     """nGraph Broadcast(arg, shape, broadcast_axes): output[C] = arg[p(C)], p drops the broadcast axes."""
     op = "Broadcast-0"
     shape = _check_target(op, shape)
-    axes = sorted(set(int(a) for a in broadcast_axes))
-    if any(a < 0 or a >= len(shape) for a in axes):
-        raise BroadcastRuleError(op, "v0_axes_range", f"broadcast_axes {axes} for shape {list(shape)}")
-    kept = tuple(s for i, s in enumerate(shape) if i not in axes)
-    if kept != arg.shape:
-        raise BroadcastRuleError(op, "v0_shape", f"shape {list(shape)} without axes {axes} is {list(kept)}, "
-                                 f"arg shape {list(arg.shape)}")
-    return np.broadcast_to(np.expand_dims(arg, tuple(axes)), shape).copy()
+    axes = v0_axes(op, arg.shape, shape, broadcast_axes)
+    return np.broadcast_to(np.expand_dims(arg, axes), shape).copy()
+
+
+# --- The adjoint (004_f535a019e64b3d53.txt): the gradient of Broadcast ---------------------------------------
+
+def _check_delta(op: str, delta: np.ndarray) -> None:
+    """Sum is arithmetic: delta holds numbers (nGraph's Sum refuses boolean data: "Element type of data input
+    must be numeric"), in native byte order (numpy sums in no other)."""
+    # ml_dtypes' bfloat16, float8 and 4-bit integers are numbers that numpy does not class as np.number.
+    if not (np.issubdtype(delta.dtype, np.number) or delta.dtype.type.__module__ == "ml_dtypes"):
+        raise TypeError(f"{op}: delta has a number element type (the adjoint is a Sum); got dtype {delta.dtype}")
+    if not delta.dtype.isnative:
+        raise TypeError(f"{op}: delta is in native byte order; got dtype {delta.dtype.str}")
+
+
+def broadcast_adjoint(delta: np.ndarray, data_shape: Sequence[int], target_shape: object,
+                      axes_mapping: object = None, mode: str = "numpy") -> np.ndarray:
+    """The gradient of Broadcast-1/3 with respect to data, given delta, the gradient of its output.
+
+    004 defines it for nGraph Broadcast, whose broadcast_axes are the output axes that data does not have:
+    "arg_bar <- Sum(Delta, broadcast_axes)". Broadcast-1/3 also stretch a data dimension of 1 to the output's,
+    so data was broadcast along the added axes *and* those: delta is summed over both, then shaped as data.
+
+    The sum is in delta's own type (numpy's, from +0: a lone -0.0 sums to +0.0, integers wrap). In
+    bidirectional mode it is the gradient of data only: an axis where the target's 1 was stretched to the
+    data's dimension is not summed (target_shape is an index, it has no gradient).
+    """
+    op = f"Broadcast-3({mode}) adjoint"
+    delta = np.asarray(delta)
+    data_shape = tuple(data_shape)
+    if None in data_shape:
+        raise ValueError(f"{op}: data_shape is known to run the op; got {data_shape}")
+    shape = output_shape(data_shape, target_shape, axes_mapping, mode)
+    if delta.shape != shape:
+        raise ValueError(f"{op}: delta has the output shape of the forward op; got delta shape {delta.shape}, "
+                         f"output shape {shape}")
+    _check_delta(op, delta)
+    # Where each data axis lands in the output: axes_mapping, or right-aligned as broadcast() lines them up.
+    if mode == "explicit":
+        data_axes = [int(a) for a in np.asarray(axes_mapping).tolist()]
+    else:
+        data_axes = list(range(len(shape) - len(data_shape), len(shape)))
+    added = [a for a in range(len(shape)) if a not in data_axes]
+    stretched = [a for d, a in zip(data_shape, data_axes, strict=True) if d == 1 and shape[a] != 1]
+    summed = np.sum(delta, axis=tuple(sorted(added + stretched)), dtype=delta.dtype)
+    return np.asarray(summed).reshape(data_shape)  # a 0-d sum is a numpy scalar
+
+
+def broadcast_v0_adjoint(delta: np.ndarray, arg_shape: Sequence[int], broadcast_axes: Sequence[int]) -> np.ndarray:
+    """The gradient of nGraph Broadcast(arg, shape, broadcast_axes) with respect to arg, as 004 defines it:
+
+        For a coordinate C, let p(C) be a coordinate with the axes in broadcast_axes removed. [...] Then
+        output_C = arg_p(C).                    Backprop:  arg_bar <- Sum(Delta, broadcast_axes).
+
+    delta has the output's shape (``shape`` of the forward op). The sum is in delta's type, as in
+    broadcast_adjoint.
+    """
+    op = "Broadcast-0 adjoint"
+    delta = np.asarray(delta)
+    axes = v0_axes(op, tuple(int(d) for d in arg_shape), delta.shape, broadcast_axes, "delta shape")
+    _check_delta(op, delta)
+    return np.asarray(np.sum(delta, axis=axes, dtype=delta.dtype))

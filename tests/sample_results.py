@@ -6,6 +6,9 @@ of them at two versions, six cases in two case files and every verdict at least 
 
 Every (case, column) gets one check per variant x dtype, passing unless VERDICTS_BY_CELL says otherwise;
 the tests count on these numbers, so change them together.
+
+with_upstream() adds cases mirrored from two upstream suites (one case from both) to the main run, and bench()
+is a small benchmark file in the layout of bench/broadcast_bench.py.
 """
 
 from __future__ import annotations
@@ -122,10 +125,35 @@ VERDICTS_BY_CELL: dict[tuple[str, str], dict[tuple[int, str], tuple[str, dict[st
 }
 
 
+UPSTREAM_FILE = "cases/upstream.yaml"
+SUITE_OV = "openvinotoolkit/openvino src/core/tests/type_prop/broadcast.cpp"
+SUITE_ORT = "microsoft/onnxruntime onnxruntime/test/providers/cpu/tensor/expand_test.cc"
+UPSTREAM_CASES: dict[str, dict[str, Any]] = {
+    # A test's own text may hold "; " and ": ": only "<owner/repo> <path>:" starts another source.
+    "up_type_prop": _case("up_type_prop", UPSTREAM_FILE, 5, "upstream", "numpy", [2, 3], [4, 2, 3],
+                          {"shape": [4, 2, 3]},
+                          source=f"{SUITE_OV}: BroadcastTests.broadcast_numpy (typed: v1, v3; data {{2, 3}})"),
+    "up_expand_3x1": _case("up_expand_3x1", UPSTREAM_FILE, 14, "upstream", "bidirectional", [3, 1], [2, 1, 6],
+                           {"shape": [2, 3, 6]},
+                           source=f"{SUITE_ORT}: ExpandOpTest.Expand_3x1; {SUITE_ORT}: ExpandOpTest.Expand_3x1_int64"),
+    "up_both": _case("up_both", UPSTREAM_FILE, 23, "upstream", "bidirectional", [1, 3], [3, 1], {"shape": [3, 3]},
+                     source=f"{SUITE_OV}: BroadcastTests.broadcast_bidirectional; "
+                            f"{SUITE_ORT}: ExpandOpTest.Strided (contiguous output; Strided 2D)"),
+}
+UPSTREAM_VERDICTS: dict[tuple[str, str], dict[tuple[int, str], tuple[str, dict[str, Any]]]] = {
+    ("up_type_prop", "openvino@2025.0.0"): {(0, "f32"): ("wrong_values", {
+        "message": "out[0, 0, 1]=0, but should be 1 [Broadcast-3 numpy @ openvino 2025.0.0]"})},
+    ("up_both", "onnxruntime@1.18.1"): {(v, d): ("known_difference", {
+        "message": "a known difference", "known": {"id": "ort-strided", "reason": "strided output"}})
+        for v in (0, 1) for d in DTYPES},
+    ("up_expand_3x1", "local"): {(v, "i64"): _NA for v in (0, 1)},
+}
+
+
 def check(case_id: str, backend: str, version: str | None, variant: str, dtype: str,
           verdict: str = "pass", **extra: Any) -> dict[str, Any]:
     """One check record; `extra` overrides any field."""
-    case = CASES.get(case_id, {"file": "cases/extra.yaml", "expect": {"shape": [1]}})
+    case = {**CASES, **UPSTREAM_CASES}.get(case_id, {"file": "cases/extra.yaml", "expect": {"shape": [1]}})
     node = f"{case['file']}::{case_id}[{backend}-{variant}-{dtype}]"
     expect = case["expect"]
     return {"id": node, "case": case_id, "backend": backend, "backend_version": version, "variant": variant,
@@ -135,11 +163,12 @@ def check(case_id: str, backend: str, version: str | None, variant: str, dtype: 
             "rerun": f"python -m pytest '{node}' --backends {backend}", **extra}
 
 
-def _checks(backend: str, version: str | None, verdict: str | None = None) -> list[dict[str, Any]]:
+def _checks(backend: str, version: str | None, verdict: str | None = None, cases: dict[str, Any] = CASES,
+            by_cell: dict[tuple[str, str], Any] = VERDICTS_BY_CELL) -> list[dict[str, Any]]:
     col = f"{backend}@{version}" if version else backend
     out = []
-    for case_id in CASES:
-        special = VERDICTS_BY_CELL.get((case_id, col), {})
+    for case_id in cases:
+        special = by_cell.get((case_id, col), {})
         for i, variant in enumerate(VARIANTS[backend]):
             for dtype in DTYPES:
                 v, extra = special.get((i, dtype), (verdict or "pass", {}))
@@ -191,3 +220,61 @@ def main_run() -> dict[str, Any]:
 
 def merged() -> dict[str, Any]:
     return merge([older_run(), main_run()])
+
+
+def with_upstream() -> dict[str, Any]:
+    """The main run and three upstream cases: up_type_prop from SUITE_OV, up_expand_3x1 from SUITE_ORT (named
+    twice) and up_both from both, with the verdicts of UPSTREAM_VERDICTS."""
+    run = main_run()
+    run["cases"].update(copy.deepcopy(UPSTREAM_CASES))
+    for backend, version in (("openvino", "2025.0.0"), ("onnxruntime", "1.18.1"), ("local", None)):
+        run["checks"] += _checks(backend, version, cases=UPSTREAM_CASES, by_cell=UPSTREAM_VERDICTS)
+    return run
+
+
+BENCH_SIZES = (4096, 1 << 20, 16 << 20)
+# GB/s of each implementation at each size (fill limit: limit_fill), per pattern; ONNX Runtime is not
+# installed for "outer", and local_fresh gave wrong bytes there at 1 MiB.
+BENCH_GBPS: dict[str, dict[str, tuple[float, ...]]] = {
+    "inner": {"local_out": (0.6, 15.8, 13.9), "local_fresh": (0.64, 15.4, 12.2), "local_view": (0.8, 213.0, 3610.0),
+              "numpy_copy": (0.51, 15.1, 12.1), "numpy_copyto": (0.49, 15.6, 12.7), "openvino": (0.03, 0.68, 1.61),
+              "onnxruntime": (0.22, 8.42, 12.4), "limit_fill": (5.2, 16.0, 14.7), "limit_copyto": (3.2, 21.7, 14.5)},
+    "outer": {"local_out": (0.7, 17.7, 12.9), "local_fresh": (0.7, 16.0, 13.3), "local_view": (1.3, 202.0, 3440.0),
+              "numpy_copy": (0.55, 15.5, 11.9), "numpy_copyto": (0.52, 14.8, 12.6), "openvino": (0.02, 2.83, 7.09),
+              "limit_fill": (5.17, 21.2, 13.6), "limit_copyto": (3.22, 21.4, 14.6)},
+}
+
+
+def bench() -> dict[str, Any]:
+    """A benchmark file as bench/broadcast_bench.py writes it, with round numbers to check the report against."""
+    results = []
+    for size in BENCH_SIZES:
+        for pattern, gbps in BENCH_GBPS.items():
+            i = BENCH_SIZES.index(size)
+            limit = max(gbps["limit_fill"][i], gbps["limit_copyto"][i])
+            impls = {name: {"group": "limit" if name.startswith("limit") else "local" if name.startswith("local")
+                            else "peer", "median_s": size / (g[i] * 1e9), "gbps": g[i], "ratio_to_limit": g[i] / limit,
+                            "correct": None if name.startswith("limit") else
+                            not (pattern == "outer" and name == "local_fresh" and size == 1 << 20),
+                            "note": f"how {name} was timed"} for name, g in gbps.items()}
+            peers = [p for p in ("numpy_copy", "openvino", "onnxruntime") if p in impls]
+            best = max(peers, key=lambda p: impls[p]["gbps"])
+            ratio = {k: v["ratio_to_limit"] for k, v in impls.items()}
+            big = size >= 1 << 20
+            results.append({
+                "pattern": pattern, "description": f"{pattern} axis", "size_bytes": size, "dtype": "float32",
+                "data_shape": [size // 1024, 1], "target_shape": [size // 1024, 256], "axes_mapping": None,
+                "mode": "numpy", "repeats": 7, "limit_s": size / (limit * 1e9), "limit_gbps": limit, "impls": impls,
+                "skipped": {} if "onnxruntime" in impls else {"onnxruntime": "not installed: No module named x"},
+                "targets": {"out_at_least_0.9_limit": ratio["local_out"] >= 0.9 if big else None,
+                            "fresh_best_peer": best,
+                            "fresh_speedup_vs_best_peer": ratio["local_fresh"] / ratio[best],
+                            "fresh_at_least_best_peer": ratio["local_fresh"] >= ratio[best] if big else None,
+                            "tiny_no_slower_than_numpy_copy": (ratio["local_fresh"] >= ratio["numpy_copy"] and
+                                                               ratio["local_out"] >= ratio["numpy_copy"])
+                            if size <= 4096 else None}})
+    return {"meta": {"versions": {"python": "3.11.7", "numpy": "2.1.3", "openvino": "2025.0.0", "onnxruntime": None},
+                     "machine": "x86_64", "cpus": 16, "local_threads": 4, "dtype": "float32", "seconds": 95.5,
+                     "argv": ["--sizes", "4K,1M,16M"], "loadavg_before": [0.5, 0.4, 0.3],
+                     "loadavg_after": [1.0, 0.6, 0.4], "method": "round-robin medians"},
+            "results": results}

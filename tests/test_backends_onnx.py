@@ -171,7 +171,8 @@ def test_onnx_backends_end_to_end(pytester, monkeypatch):
     (pytester.path / "cases").mkdir()
     (pytester.path / "cases" / "small.yaml").write_text(CASES)
     refs = ["onnx-reference", "openvino-onnx", "onnx-backend:onnxruntime.backend"]
-    result = pytester.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", "--results",
+    result = pytester.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider",
+                                           "--generated-examples", "0", "--results",
                                            "out.json", "--report", "none", *[a for r in refs for a in ("--backend", r)])
     data = json.loads((pytester.path / "out.json").read_text())
     verdicts: dict[str, set[str]] = {}

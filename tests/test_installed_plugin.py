@@ -124,7 +124,7 @@ def test_an_installed_plugin_is_selected_by_its_entry_point_name(installed, pyte
     (pytester.path / "cases").mkdir()
     (pytester.path / "cases" / "small.yaml").write_text(CASES)
     result = pytester.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", "--backend", "mine",
-                                           "--results", "out.json", "--report", "none")
+                                           "--generated-examples", "0", "--results", "out.json", "--report", "none")
     data = json.loads((pytester.path / "out.json").read_text())
     got = {c["id"].split("::")[-1]: c["verdict"] for c in data["checks"]}
     assert got == {

@@ -58,7 +58,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 def run(project: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict]:
     result = project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider",
-                                          "--results", "out/results.json", "--report", "out/index.html", *args)
+                                          "--generated-examples", "0", "--results", "out/results.json", "--report", "out/index.html", *args)
     path = project.path / "out" / "results.json"
     return result, (json.loads(path.read_text()) if path.exists() else {})
 

@@ -38,7 +38,7 @@ def run_suite(cwd: Path, *args: str, env: dict[str, str] | None = None, results:
     results = results or cwd / "out" / "results.json"
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--results", str(results), "--report", "none",
-         *args], cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
+         "--generated-examples", "0", *args], cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
     assert run.returncode in (0, 1), run.stdout[-3000:] + run.stderr[-3000:]
     return json.loads(results.read_text())
 

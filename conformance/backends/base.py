@@ -59,6 +59,7 @@ class Backend:
     package: ClassVar[str | None] = None  # the distribution whose version is reported
     variants: ClassVar[dict[str, int]]  # variant -> op version it runs (0, 1 or 3)
     dtypes: ClassVar[frozenset[str]]  # element types (conformance.data.DTYPES names) it takes
+    unsupported: ClassVar[dict[str, str]] = {}  # element type it does not take -> why (else a generic reason)
     # The variants that feed target_shape (and axes_mapping) at run time, not when the model is built.
     runtime_inputs: ClassVar[frozenset[str]] = frozenset()
     # Modules a worker process imports before its first check (its forkserver does, once): the runtime's own
@@ -86,10 +87,15 @@ class Backend:
 
     def why_not(self, case: Case, variant: str, dtype: str) -> str | None:
         if dtype not in self.dtypes:
-            return f"{self.name} does not take element type {dtype}"
+            return self.unsupported.get(dtype, f"{self.name} does not take element type {dtype}")
         if case.dynamic and not case.valid and variant in self.runtime_inputs:
             return ("a declared-shape check of an invalid input: with target_shape fed at run time, nothing "
                     "before running can know it breaks a rule")
+        return None
+
+    def shape_type_rule(self, variant: str, shape_dtype: str) -> str | None:
+        """A rule of this backend's op that rejects target_shape / axes_mapping of this integer type, which
+        the Broadcast spec allows (T_SHAPE: any integer type); None if the type is fine."""
         return None
 
     def run(self, request: Request) -> Outcome:

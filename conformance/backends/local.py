@@ -6,6 +6,7 @@ import numpy as np
 
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.cases import Case
+from conformance.data import DTYPES
 
 
 class LocalBackend(Backend):
@@ -13,7 +14,7 @@ class LocalBackend(Backend):
     package = "broadcast-conformance"
     # v0 is nGraph Broadcast(arg, shape, broadcast_axes); expand is ONNX Expand (bidirectional only).
     variants = {"v1": 1, "v3": 3, "v0": 0, "expand": 3}
-    dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+    dtypes = frozenset(DTYPES)
 
     def variants_for(self, case: Case) -> dict[str, str | None]:
         variants = super().variants_for(case)

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import ExpandBackend
-from conformance.backends.openvino import compile_and_infer, compile_and_infer_many, declared
+from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend
+from conformance.backends.openvino import STRING_UNSUPPORTED, compile_and_infer, compile_and_infer_many, declared
 
 
 class OpenVINOOnnxBackend(ExpandBackend):
@@ -24,7 +24,8 @@ class OpenVINOOnnxBackend(ExpandBackend):
     package = "openvino"
     # The ONNX frontend maps every ONNX tensor type Expand takes; the CPU plugin then runs i64, u64 and f64
     # in 32 bits, as it does for the openvino backend (see conformance/known/openvino-onnx.yaml).
-    dtypes = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
+    dtypes = EXPAND_DTYPES - {"string"}
+    unsupported = {"string": STRING_UNSUPPORTED}
     preload = ("onnx", "openvino")
 
     @cached_property
@@ -50,18 +51,21 @@ class OpenVINOOnnxBackend(ExpandBackend):
         if isinstance(converted, Outcome):
             return converted
         ov_model, shape = converted
-        return compile_and_infer(self.core, ov_model, feeds, shape)
+        return compile_and_infer(self.core, ov_model, [feeds[i.get_any_name()] for i in ov_model.inputs], shape)
 
     def run_model_many(self, model: Any, feeds: dict[str, np.ndarray]) -> list[Outcome] | None:
         try:
             converted = self.core.read_model(model.SerializeToString(), b"")
         except RuntimeError:
             return None
-        # the converted model's inputs keep the ONNX names; feed them in its own order
-        results = compile_and_infer_many(self.core, converted, [feeds[i.get_any_name()] for i in converted.inputs])
+        # the converted model keeps the ONNX names of inputs and outputs; feed and read them in its own order
+        outputs = {o.get_any_name(): o for o in converted.outputs}
+        wanted = [outputs[o.name] for o in model.graph.output]
+        data_of = {o.name: feeds[o.name.replace("output", "data")] for o in model.graph.output}
+        results = compile_and_infer_many(self.core, converted, [feeds[i.get_any_name()] for i in converted.inputs],
+                                         [data_of[o.get_any_name()].dtype for o in converted.outputs])
         if results is None:
             return None
-        names = [o.get_any_name() for o in converted.outputs]
-        by_name = dict(zip(names, zip(results, converted.outputs, strict=True), strict=True))
-        return [Outcome(output=by_name[o.name][0], declared_shape=declared(by_name[o.name][1].get_partial_shape()))
-                for o in model.graph.output]
+        by_name = {o.get_any_name(): r for o, r in zip(converted.outputs, results, strict=True)}
+        return [Outcome(output=by_name[o.get_any_name()], declared_shape=declared(o.get_partial_shape()))
+                for o in wanted]

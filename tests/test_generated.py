@@ -1,0 +1,166 @@
+"""The generated checks: what the strategy draws, how a failure is shrunk and written as a case, and how a
+known difference explains a generated failure by the traits of its inputs."""
+
+from __future__ import annotations
+
+import json
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, seed, settings
+
+import reference
+from conformance import generated, known, traits
+from conformance.backends import Outcome, Request
+from conformance.backends.local import LocalBackend
+from conformance.cases import load_all
+from tests.fake_backends import ZeroFlipBackend
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def in_process(backend):
+    return lambda ref, request: backend.run(request)
+
+
+def test_inputs_cover_every_mode_valid_and_invalid_and_the_rules():
+    seen: set[tuple[str, str]] = set()
+
+    @settings(max_examples=600, database=None, deadline=None)
+    @seed(1)
+    @given(drawn=generated.inputs())
+    def draw(drawn):
+        case = generated.as_case(drawn)
+        seen.add((case.mode, case.expect_reject or "valid"))
+        # the expectation is the reference's, whatever the draw
+        try:
+            assert reference.output_shape(case.data_shape, case.target_shape, case.axes_mapping, case.mode) \
+                == case.expect_shape
+        except reference.BroadcastRuleError as e:
+            assert e.rule == case.expect_reject
+
+    draw()
+    for mode in ("numpy", "explicit", "bidirectional"):
+        assert (mode, "valid") in seen
+        assert (mode, "target_shape_negative") in seen
+    for rule in ("numpy_dim", "explicit_dim", "explicit_length", "explicit_range", "explicit_unsorted",
+                 "explicit_duplicate", "axes_mapping_missing"):
+        assert any(r == rule for _, r in seen), rule
+    assert ("numpy", "axes_mapping_unexpected") in seen
+
+
+def test_a_divergence_is_shrunk_to_a_minimal_input_and_written_as_a_case(tmp_path):
+    backend = ZeroFlipBackend()  # copies -0.0 as +0.0: every float output that holds the first value differs
+    found = generated.search(backend, "zeroflip", in_process(backend), [], None, 60, 7, 2**20)
+    assert found.failure is not None
+    check, message, record = found.failure
+    assert record["verdict"] == "wrong_values" and "wrong_values" in message
+    assert check.dtype == "f32"
+    # shrunk: one element is enough to show a lost sign of zero
+    assert int(np.prod(check.case.expect_shape)) == 1
+    assert found.shrinks > 0
+    path = generated.write_found(tmp_path / "cases", check, message, 7, 60)
+    assert path.parent == tmp_path / "cases" / "found"
+    text = path.read_text()
+    assert "seed 7" in text and "--generated-seed 7" in text
+    loaded, errors = load_all(tmp_path / "cases", tmp_path)
+    assert not errors
+    (case,) = loaded[path]
+    assert case.group == "found" and case.id.startswith("found_")
+    assert (case.mode, case.data_shape, case.expect_shape) == (check.case.mode, check.case.data_shape,
+                                                               check.case.expect_shape)
+    assert case.dtypes == ("f32",)
+    # written once: a second write keeps the file
+    path.write_text(text + "# edited\n")
+    assert generated.write_found(tmp_path / "cases", check, message, 7, 60).read_text().endswith("# edited\n")
+
+
+class ZeroSizeAsOne(LocalBackend):
+    """Gives a dimension of 1 where the output has a 0 (as OpenVINO's ConvertBroadcast3 does for 1 vs 0)."""
+
+    name = "zero-as-one"
+
+    def run(self, request: Request) -> Outcome:
+        outcome = super().run(request)
+        if outcome.output is not None and 0 in outcome.output.shape:
+            shape = tuple(max(d, 1) for d in outcome.output.shape)
+            return Outcome(output=np.zeros(shape, outcome.output.dtype))
+        return outcome
+
+
+def _entry(inputs, verdict="wrong_shape"):
+    return known.Known(id="zero-as-one", backend="zero-as-one", match=(("case", ("nothing_named",)),),
+                       verdict=verdict, reason="test", link="https://example.org", reproducer=None, where="test",
+                       inputs=inputs)
+
+
+def test_a_known_difference_explains_a_generated_failure_by_its_traits():
+    backend = ZeroSizeAsOne()
+    unexplained = generated.search(backend, "zero-as-one", in_process(backend), [], None, 60, 3, 2**20)
+    assert unexplained.failure is not None
+    assert "zero_size_output" in traits.of(unexplained.failure[0].case)
+
+    explained = generated.search(backend, "zero-as-one", in_process(backend), [_entry(("zero_size_output",))],
+                                 None, 60, 3, 2**20)
+    assert explained.failure is None
+    assert explained.known["zero-as-one"] > 0
+    assert explained.verdicts["pass"] > 0
+
+    # the entry's verdict must be the one seen: a wrong_values entry explains nothing here
+    wrong = generated.search(backend, "zero-as-one", in_process(backend),
+                             [_entry(("zero_size_output",), "wrong_values")], None, 60, 3, 2**20)
+    assert wrong.failure is not None
+
+
+def test_traits_hold_for_every_case_their_entries_list():
+    loaded, errors = load_all(ROOT / "cases", ROOT)
+    assert not errors
+    cases = [c for cs in loaded.values() for c in cs]
+    checked = 0
+    for backend, entries in known.load().items():
+        for entry in entries:
+            if entry.inputs is None:
+                continue
+            patterns = dict(entry.match).get("case", ("*",))
+            listed = [c for c in cases if any(fnmatchcase(c.id, p) for p in patterns)]
+            for case in listed:
+                missing = [t for t in entry.inputs if not traits.holds(t, case)]
+                assert not missing, f"{backend} {entry.id}: case {case.id} lacks traits {missing}"
+                checked += 1
+    assert checked > 0
+
+
+def test_an_unknown_trait_is_a_clear_error(tmp_path):
+    path = tmp_path / "local.yaml"
+    path.write_text("- id: x\n  match: {case: a}\n  inputs: [no_such_trait]\n  verdict: crash\n  reason: r\n"
+                    "  link: https://example.org\n")
+    with pytest.raises(ValueError, match="inputs is a list of traits"):
+        known.load([path])
+
+
+def test_the_plugin_writes_a_found_case_that_later_runs_as_a_named_case(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    pytester.makepyfile(test_conformance="")
+    (pytester.path / "cases").mkdir()
+    (pytester.path / "cases" / "one.yaml").write_text(
+        "group: rule\ncases:\n  - id: one\n    mode: numpy\n    data_shape: [1]\n    target_shape: [2]\n"
+        "    expect: {shape: [2]}\n    spec_ref: \"003_38ca088f58e9a6c7.txt#Examples\"\n    dtypes: [i8]\n")
+    args = ("-p", "conformance.plugin", "-p", "no:cacheprovider", "--backend", "tests.fake_backends:ZeroFlipBackend",
+            "--generated-examples", "30", "--generated-seed", "5", "--results", "out.json", "--report", "none")
+    first = pytester.runpytest_subprocess(*args)
+    first.assert_outcomes(passed=2, failed=1)  # the named case on v1 and v3; the generated search
+    first.stdout.fnmatch_lines(["*a generated input no known difference explains, shrunk and written to*found_*"])
+    (found,) = (pytester.path / "cases" / "found").glob("found_*.yaml")
+    data = json.loads((pytester.path / "out.json").read_text())
+    (gen,) = [c for c in data["checks"] if c["case"] == "generated"]
+    assert gen["verdict"] == "wrong_values" and str(found) in gen["message"]
+    assert data["cases"]["generated"]["group"] == "generated"
+
+    second = pytester.runpytest_subprocess(*args)
+    data = json.loads((pytester.path / "out.json").read_text())
+    named = [c for c in data["checks"] if c["case"] == found.stem]
+    assert named and {c["verdict"] for c in named} == {"wrong_values"}
+    assert data["cases"][found.stem]["group"] == "found"
+    second.assert_outcomes(passed=2, failed=1 + len(named))
