@@ -46,16 +46,21 @@ class Known:
     link: str | None
     reproducer: str | None
     where: str
-    inputs: tuple[str, ...] | None = None
+    inputs: tuple[tuple[str, ...], ...] | None = None  # alternatives, each a set of traits that all hold
 
     def explains(self, case: Case, variant: str, dtype: str, version: str | None, shape_dtype: str,
                  verdict: str) -> bool:
-        """A generated check: its inputs have every trait of ``inputs``, and it failed with this verdict."""
+        """A generated check: its inputs have every trait of one of the ``inputs`` alternatives, and it failed
+        with this verdict."""
         if self.inputs is None or verdict != self.verdict:
             return False
         fields = {"variant": variant, "dtype": dtype, "version": version or "", "shape_dtype": shape_dtype}
         return (all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match if k != "case")
-                and all(traits.holds(t, case) for t in self.inputs))
+                and self.describes(case))
+
+    def describes(self, case: Case) -> bool:
+        """The case has every trait of one of the alternatives of ``inputs``."""
+        return self.inputs is not None and any(all(traits.holds(t, case) for t in group) for group in self.inputs)
 
     def matches(self, case: str, variant: str, dtype: str, version: str | None = None,
                 shape_dtype: str = "i64") -> bool:
@@ -71,7 +76,7 @@ class Known:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
                 "verdict": self.verdict, "match": {k: list(v) for k, v in self.match}, "where": self.where,
-                **({"inputs": list(self.inputs)} if self.inputs else {})}
+                **({"inputs": [list(g) for g in self.inputs]} if self.inputs else {})}
 
 
 def _entry(raw: Any, backend: str, where: str) -> Known:
@@ -84,15 +89,21 @@ def _entry(raw: Any, backend: str, where: str) -> Known:
     if raw["verdict"] not in FAILING:
         raise ValueError(f"{where}: verdict={raw['verdict']!r}, but should be one of {sorted(FAILING)}")
     inputs = raw.get("inputs")
-    if inputs is not None and (not isinstance(inputs, list) or not inputs or set(inputs) - set(traits.TRAITS)):
-        raise ValueError(f"{where}: inputs is a list of traits from {sorted(traits.TRAITS)}; got {inputs!r}")
+    if inputs is not None:
+        # [a, b]: traits that all hold; [[a, b], [c]]: alternatives, one of which holds in full
+        groups = inputs if isinstance(inputs, list) and inputs and all(isinstance(g, list) for g in inputs) \
+            else [inputs]
+        if not all(isinstance(g, list) and g and not set(map(str, g)) - set(traits.TRAITS) for g in groups):
+            raise ValueError(f"{where}: inputs is a list of traits from {sorted(traits.TRAITS)} (or a list of such "
+                             f"lists, alternatives); got {inputs!r}")
+        inputs = tuple(tuple(map(str, g)) for g in groups)
     if not raw.get("link") and not raw.get("reproducer"):
         raise ValueError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
     patterns = {k: tuple(map(str, v)) if isinstance(v, list) else (str(v),) for k, v in match.items()}
     return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())),
                  verdict=raw["verdict"], reason=str(raw["reason"]).strip(), link=raw.get("link"),
                  reproducer=raw.get("reproducer"), where=where,
-                 inputs=tuple(inputs) if inputs is not None else None)
+                 inputs=inputs)
 
 
 def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:

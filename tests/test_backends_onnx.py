@@ -223,7 +223,7 @@ def test_a_known_difference_can_hold_for_some_versions_only(tmp_path):
 
 
 def test_match_keys_are_still_checked(tmp_path):
-    with pytest.raises(ValueError, match="match takes case, variant, dtype, version glob patterns"):
+    with pytest.raises(ValueError, match="match takes case, variant, dtype, version, shape_dtype glob patterns"):
         _entries(tmp_path, "- {id: x, match: {release: '2025.*'}, verdict: crash, reason: r, link: l}\n")
 
 
