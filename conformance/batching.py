@@ -1,7 +1,8 @@
-"""Sharing work among checks: the checks of one case on one backend go to the worker in one call.
+"""Sharing work among checks: checks of a few neighbouring cases on one backend go to the worker in one call.
 
 When a check's item runs and no outcome is waiting for it, the Batcher sends it together with the other
-checks of the same case and backend that this process will run, are expected to produce an output (a valid
+checks of its scheduling scope (CASES_PER_SCOPE neighbouring cases of one file, conformance/plugin.py) and
+backend that this process will run and has not run yet, that are expected to produce an output (a valid
 case, no recorded crash or rejection for them) and are small; the backend may run them all in one model
 (``Backend.run_many``). Each check is still judged on its own when its own item runs, against its own
 reference output. A batch that fails as a whole costs nothing but time: its checks then run one by one,
@@ -35,6 +36,7 @@ class Batcher:
         self.size = size
         self.waiting: dict[str, Outcome] = {}  # check name -> outcome computed in a batch
         self.alone: set[str] = set()  # checks whose batch failed: they run one by one
+        self.done: set[str] = set()  # checks whose item has run: never computed again in a batch
         self.batches = self.batched = self.failed_batches = 0
 
     def shareable(self, check: Check, backend_name: str) -> bool:
@@ -49,17 +51,23 @@ class Batcher:
 
     def runner(self, check: Check, peers: Callable[[], Iterable[Check]]) -> Callable[[str, Request], Outcome]:
         """The ``run`` for execute(): this check's outcome from a batch (formed now, with ``peers``: the other
-        checks of its case and backend that this process will run), or from a run of its own."""
+        checks of its scope and backend that this process will run), or from a run of its own."""
 
         def run(backend_ref: str, request: Request) -> Outcome:
+            self.done.add(check.name)
             waiting = self.waiting.pop(check.name, None)
             if waiting is not None:
                 return waiting
             if check.name not in self.alone and self.shareable(check, check.backend):
-                batch = [check] + [c for c in peers() if c.name != check.name and c.name not in self.alone
-                                   and c.name not in self.waiting and self.shareable(c, c.backend)]
+                batch = [check]
+                for c in peers():
+                    if len(batch) == self.size:
+                        break
+                    if c.name not in self.done and c.name not in self.alone and c.name not in self.waiting \
+                            and self.shareable(c, c.backend):
+                        batch.append(c)
                 if len(batch) > 1:
-                    return self._run_batch(batch[: self.size], request)
+                    return self._run_batch(batch, request)
             return self.pool.run(backend_ref, request)
 
         return run

@@ -36,8 +36,8 @@ DEFAULT_SEED = 20261123
 DTYPES = ("u8", "f32")  # a 1-byte and a 4-byte type: the copy paths differ by element size
 MAX_RANK = 6
 DIMS = (0, 1, 1, 2, 3, 4)  # 1 twice: it is the dimension every rule treats apart
-DEFECTS = (None, None, None, "dim", "dim", "short_target", "negative", "axes_shift", "axes_reverse", "axes_repeat", "axes_drop",
-           "axes_extra", "axes_in_numpy", "axes_missing")
+DEFECTS = (None, None, None, "dim", "dim", "short_target", "negative", "axes_shift", "axes_reverse", "axes_repeat",
+           "axes_drop", "axes_extra", "axes_in_numpy", "axes_missing")
 SPEC_REF = {"numpy": "000_ece0cbba5cb063a0.txt#Detailed description",
             "explicit": "000_ece0cbba5cb063a0.txt#Detailed description",
             "bidirectional": "003_38ca088f58e9a6c7.txt#Rules (Bidirectional broadcast)"}

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from conformance import generated, traits
 from conformance import known as known_mod
 from conformance import verdicts as v
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
 from conformance.batching import Batcher
-from conformance import generated, traits
 from conformance.cases import CaseFileError, load_all
 from conformance.checks import Check, execute, plan, result_record
 from conformance.isolation import WorkerPool
@@ -99,6 +99,7 @@ class State:
         self.uncached = config.getoption("uncached")
         self.budget = int(config.getoption("output_budget") * 2**20)
         self.selected: set[str] = set()  # the checks this process may run, by name
+        self.by_scope: dict[tuple[str, str], list[Check]] = {}  # (scope, backend_ref) -> its checks, in order
         self._pool: WorkerPool | None = None
         self._batcher: Batcher | None = None
         self.log = RunLog(config, self.backends, self.known)
@@ -119,10 +120,10 @@ class State:
             self._batcher = Batcher(self.pool, known, self.versions, self.budget)
         return self._batcher
 
-    def peers(self, check: Check) -> list[Check]:
-        """The other checks of the same case on the same backend that this process may run."""
-        backend = self.backends[check.backend_ref]
-        return [c for c in plan(check.case, backend, check.backend_ref, self.dtypes) if c.name in self.selected]
+    def peers(self, check: Check, nodeid: str) -> list[Check]:
+        """The checks of the same scheduling scope (a few neighbouring cases of one file, which xdist hands to
+        one process whole) on the same backend that this process may run."""
+        return self.by_scope.get((scope_of(nodeid), check.backend_ref), [])
 
     def close(self) -> None:
         if self._pool is not None:
@@ -155,6 +156,9 @@ class State:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.selected = {item.check.name for item in session.items if isinstance(item, CheckItem)}
+        for item in session.items:
+            if isinstance(item, CheckItem):
+                self.by_scope.setdefault((scope_of(item.nodeid), item.check.backend_ref), []).append(item.check)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput"):
@@ -197,9 +201,32 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class CaseScheduling(LoadScopeScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
-            return nodeid.rsplit("[", 1)[0]  # the case: checks are named case[backend-variant-dtype]
+            return scope_of(nodeid)
 
     return CaseScheduling(config, log)
+
+
+# One case per scope: checks of one case share a model, checks of different cases do not. With 16 cases per
+# scope the full run was 20 % faster, but OpenVINO's CPU plugin then gave uninitialised output for bidirectional
+# Broadcasts of rank 7 to 10 with target_shape fed at run time (92 checks; each right in a model of its own or
+# of its case), so a verdict would have depended on which checks shared a model.
+CASES_PER_SCOPE = 1
+_SCOPES: dict[str, str] = {}  # case node id -> its scope
+_FILE_CASES: dict[str, int] = {}  # file node id -> cases seen so far
+
+
+def scope_of(nodeid: str) -> str:
+    """The scheduling scope of a check: CASES_PER_SCOPE consecutive cases of one file, numbered in collection
+    order (the same in xdist's controller and every worker, as xdist requires). The checks of a scope run in
+    one process and may share compiled models (conformance/batching.py); scopes keep the load balanced."""
+    case = nodeid.rsplit("[", 1)[0]  # checks are named case[backend-variant-dtype]
+    scope = _SCOPES.get(case)
+    if scope is None:
+        file = case.rsplit("::", 1)[0]
+        index = _FILE_CASES.get(file, 0)
+        _FILE_CASES[file] = index + 1
+        scope = _SCOPES[case] = f"{file}::{index // CASES_PER_SCOPE}"
+    return scope
 
 
 def _state(config: pytest.Config) -> State:
@@ -236,6 +263,7 @@ class CaseSuite(pytest.File):
         if not cases_dir.is_dir():
             raise CaseFileError(str(cases_dir), None, "case directory not found (see --cases)")
         loaded, errors = load_all(cases_dir, self.config.rootpath)
+        _state(self.config).log.use_cases(loaded)
         for path in sorted(set(loaded) | set(errors)):
             name = path.relative_to(cases_dir).as_posix()
             yield CaseFile.from_parent(self, name=name, path=path, cases=loaded.get(path),
@@ -296,7 +324,8 @@ class CheckItem(pytest.Item):
             pytest.skip(f"not applicable: {self.check.not_applicable}")
         try:
             run = state.pool.run if state.uncached else state.batcher.runner(self.check,
-                                                                              lambda: state.peers(self.check))
+                                                                              lambda: state.peers(self.check,
+                                                                                                  self.nodeid))
             outcome, message = execute(self.check, run, state.known.get(backend.name, []), record,
                                        budget=state.budget)
         except Exception as e:  # a bug in the harness: say so in the results too, then let pytest show it

@@ -79,7 +79,14 @@ class RunLog:
         self.stream: results.Stream | None = None
         self.compare: dict[str, Any] | Path | None = None
 
+    @property
+    def runs_nothing(self) -> bool:
+        """--collect-only: nothing runs, so the results and report of the last run are left as they are."""
+        return bool(self.config.option.collectonly)
+
     def start(self) -> None:
+        if self.runs_nothing:
+            return
         compare = self._path("compare")
         if compare is not None:
             from conformance.report import Unusable, load
@@ -102,8 +109,13 @@ class RunLog:
                 "platform": platform.platform(), "cpu": _cpu(), "argv": list(config.invocation_params.args),
                 "packages": _versions()}
 
-    def cases(self) -> dict[str, dict[str, Any]]:
+    def use_cases(self, loaded: dict[Path, list[Any]]) -> None:
+        """The cases this process collected: the results describe them without loading the files again."""
         if self._cases is None:
+            self._cases = {c.id: c.to_json() for cs in loaded.values() for c in cs}
+
+    def cases(self) -> dict[str, dict[str, Any]]:
+        if self._cases is None:  # the xdist controller collects nothing: it reads the files once, here
             option = self.config.getoption("cases")
             cases_dir = Path(option) if option else self.config.rootpath / "cases"
             loaded, _ = load_all(cases_dir, self.config.rootpath) if cases_dir.is_dir() else ({}, {})
@@ -161,6 +173,8 @@ class RunLog:
         }
 
     def finish(self, session: pytest.Session) -> None:
+        if self.runs_nothing:
+            return
         interrupted = (session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
                        or bool(session.shouldfail))
         data = self.build(complete=not interrupted)

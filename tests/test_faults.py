@@ -56,7 +56,8 @@ def test_every_fault_is_its_own_verdict_and_nothing_is_lost(pytester: pytest.Pyt
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "conformance.plugin", "-p", "no:cacheprovider", *backends,
          "--backend", "tests.fake_backends:NoisyBackend", "--backend", "local", "--check-timeout", "3",
-         "--worker-memory", "1024", "--generated-examples", "0", "--results", "out/results.json", "--report", "out/index.html", *xdist],
+         "--worker-memory", "1024", "--generated-examples", "0", "--results", "out/results.json",
+         "--report", "out/index.html", *xdist],
         cwd=pytester.path, capture_output=True, timeout=600)
     assert run.returncode == 1, run.stdout[-3000:]  # the faulty backends fail their checks
     data = json.loads((pytester.path / "out" / "results.json").read_text())

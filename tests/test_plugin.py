@@ -58,7 +58,8 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 def run(project: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict]:
     result = project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider",
-                                          "--generated-examples", "0", "--results", "out/results.json", "--report", "out/index.html", *args)
+                                          "--generated-examples", "0", "--results", "out/results.json",
+                                          "--report", "out/index.html", *args)
     path = project.path / "out" / "results.json"
     return result, (json.loads(path.read_text()) if path.exists() else {})
 
@@ -202,3 +203,15 @@ def test_a_backend_that_eats_memory_gets_out_of_memory(project):
                        "-k", "small_numpy and f32")
     assert verdicts(data) == {"small_numpy[hog-v3-f32]": "out_of_memory"}
     result.stdout.fnmatch_lines(["*out_of_memory: ran out of memory: MemoryError*"])
+
+
+def test_collect_only_leaves_the_last_results_and_report_alone(project):
+    run(project, "--backend", "local")
+    out = project.path / "out"
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert {"results.json", "results.jsonl", "index.html"} <= set(before)
+    collected = project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", "--collect-only",
+                                             "--backend", "local", "--results", "out/results.json",
+                                             "--report", "out/index.html")
+    collected.stdout.fnmatch_lines(["*collected*"])
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
