@@ -3,8 +3,9 @@
 This module loads results files and assembles the page (columns, breakdowns, the template context); the views
 of cases and checks are built in report_views, what changed since an earlier run in report_changes, the
 benchmark section in report_bench, and verdicts are ranked and counted in report_tally. Python only prepares
-plain data (tallies, rows, anchors, formatted shapes, filter codes); every piece of markup is in templates/, rendered with autoescape on. Everything taken
-from a results file (case ids, descriptions, messages, links) is untrusted text and is never marked safe.
+plain data (tallies, rows, anchors, formatted shapes, filter codes); every piece of markup is in templates/,
+rendered with autoescape on. Everything taken from a results file (case ids, descriptions, messages, links) is
+untrusted text and is never marked safe.
 """
 
 from __future__ import annotations
