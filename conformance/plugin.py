@@ -394,8 +394,13 @@ class GeneratedItem(pytest.Item):
                 record.update(verdict=v.SKIPPED, message=state.unavailable[self.backend_ref])
                 pytest.skip(f"{backend.name}: {state.unavailable[self.backend_ref]}")
             start = time.perf_counter()
-            found = generated.search(backend, self.backend_ref, state.pool.run, state.known.get(backend.name, []),
-                                     state.versions[self.backend_ref], examples, seed, state.budget)
+            try:
+                found = generated.search(backend, self.backend_ref, state.pool.run,
+                                         state.known.get(backend.name, []), state.versions[self.backend_ref],
+                                         examples, seed, state.budget)
+            except Exception as e:  # a bug in the harness: say so in the results too, then let pytest show it
+                record["message"] = f"harness error: {type(e).__name__}: {e}"
+                raise
             record["duration"] = round(time.perf_counter() - start, 4)
             if found.failure is None:
                 record.update(verdict=v.PASS, message=found.summary())
