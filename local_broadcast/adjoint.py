@@ -4,8 +4,9 @@ nGraph Broadcast (004_f535a019e64b3d53.txt) defines it as ``arg_bar <- Sum(Delta
 (shapes.py) already says where the data was broadcast: along plan.new_axes (the output axes the data does not
 have: nGraph's broadcast_axes, the axes axes_mapping skips, the leading axes of numpy and bidirectional mode),
 and along the axes where a data dimension of 1 meets a larger (or 0) output dimension. One np.add.reduce over
-those axes with keepdims=True gives the data's values in the data's axes lined up with the output (kernel.aligned),
-so the result (or ``out``) needs only a reshape, never a copy.
+those axes with keepdims=True gives the data's values in the data's axes lined up with the output, so the result
+needs only a reshape. ``out=`` gets a copy of that result: a reduction straight into out may add in another
+order, and a float sum depends on the order.
 
 The sum is in delta's own type (``dtype=delta.dtype``: numpy's np.sum would widen int8 to int64): integers wrap,
 float16 rounds at every step, and each element starts from +0, so a lone -0.0 sums to +0.0. Bool delta is a
@@ -23,7 +24,6 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from local_broadcast.kernel import aligned
 from local_broadcast.ops import check_out
 from local_broadcast.shapes import Plan, fast_plan, fast_plan_v0
 
@@ -95,10 +95,13 @@ def _sum(delta: np.ndarray, data_shape: tuple[int, ...], plan: Plan, out: np.nda
         raise TypeError(f"delta.dtype={dtype.str}, but should be in native byte order, the only one numpy sums "
                         f"in [{call()}]")
     axes = summed_axes(data_shape, plan)
+    if out is not None:
+        check_out(out, data_shape, dtype, call)
+    # A 0-d sum is a numpy scalar: asarray makes it an array (any other sum is already a fresh one).
+    summed = np.asarray(np.add.reduce(delta, axis=axes, dtype=dtype, keepdims=True)).reshape(data_shape)
     if out is None:
-        # A 0-d sum is a numpy scalar: asarray makes it an array (any other sum is already a fresh one).
-        return np.asarray(np.add.reduce(delta, axis=axes, dtype=dtype, keepdims=True)).reshape(data_shape)
-    check_out(out, data_shape, dtype, call)
-    # aligned(out): out's own memory in the keepdims shape (length-1 axes inserted), so reduce writes into it.
-    np.add.reduce(delta, axis=axes, dtype=dtype, keepdims=True, out=aligned(out, plan))
+        return summed
+    # Reducing straight into out may add in another order, and a float sum depends on the
+    # order (1e308 - 1e308 + 3 is not 1e308 + 3 - 1e308): out gets the fresh sum's bits, copied.
+    np.copyto(out, summed)
     return out
