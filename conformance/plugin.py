@@ -98,7 +98,6 @@ class State:
         self.shard = parse_shard(config.getoption("shard"))
         self.uncached = config.getoption("uncached")
         self.budget = int(config.getoption("output_budget") * 2**20)
-        self.selected: set[str] = set()  # the checks this process may run, by name
         self.by_scope: dict[tuple[str, str], list[Check]] = {}  # (scope, backend_ref) -> its checks, in order
         self._pool: WorkerPool | None = None
         self._batcher: Batcher | None = None
@@ -155,8 +154,7 @@ class State:
             items[:] = keep
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.selected = {item.check.name for item in session.items if isinstance(item, CheckItem)}
-        for item in session.items:
+        for item in session.items:  # the checks this process may run, by scope
             if isinstance(item, CheckItem):
                 self.by_scope.setdefault((scope_of(item.nodeid), item.check.backend_ref), []).append(item.check)
 
