@@ -21,7 +21,7 @@ from conformance.backends import Backend
 from conformance.cases import load_all
 
 PACKAGES = ("numpy", "openvino", "onnxruntime", "onnx", "pytest", "pytest-xdist", "pebble", "PyYAML",
-            "jsonschema", "Jinja2")
+            "jsonschema", "Jinja2", "ml_dtypes", "hypothesis")
 
 
 def _now() -> str:
