@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,18 @@ def test_a_check_run_alone_times_out():
         assert p.run_alone("tests.fake_backends:HangBackend", request()).timeout == 2
     finally:
         p.close()
+
+
+def test_the_forkserver_holds_no_thread_after_preloading_the_runtimes():
+    """A fork while another thread holds a lock leaves the child waiting forever: importing openvino starts a
+    telemetry thread pool, which conformance.quiesce (the forkserver's last preload) shuts down."""
+    import subprocess
+    import sys
+
+    code = ("import threading, openvino; before = threading.active_count(); import conformance.quiesce; "
+            "print(before, threading.active_count())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1], timeout=120)
+    before, after = map(int, out.stdout.split())
+    assert after == 1, out.stdout
+    assert before >= after
