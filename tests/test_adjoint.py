@@ -21,6 +21,7 @@ from conformance.cases import Case, load_all
 from conformance.checks import nominal_bytes
 from conformance.data import make_data
 from local_broadcast import BroadcastError
+from tests.strategies import DIMS, valid_target
 
 # delta leads with inf, -inf and the extremes: their sums are NaN or overflow, as they should be.
 pytestmark = [pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning"),
@@ -285,7 +286,6 @@ def test_index_inputs_as_arrays_and_sets() -> None:
 
 
 # --- (d) property: local == reference on random shapes, modes, axes, element types and breakages -------------
-DIMS = st.integers(0, 4)
 NUMBER_TYPES = ["f64", "f32", "f16", "bf16", "i4", "i8", "u8", "i32", "i64", "u64"]
 
 
@@ -306,19 +306,7 @@ def adjoint_calls(draw: st.DrawFn) -> tuple[np.ndarray, tuple[int | None, ...], 
     mode = draw(st.sampled_from(["numpy", "explicit", "bidirectional"]))
     data_shape: tuple[int | None, ...] = tuple(draw(st.lists(DIMS, max_size=4)))
     prefix = draw(st.lists(DIMS, max_size=2))
-    axes: list[int] | None = None
-    if mode == "explicit":
-        rank = len(data_shape) + len(prefix)
-        axes = sorted(draw(st.permutations(range(rank)))[:len(data_shape)])
-        target = [draw(DIMS) for _ in range(rank)]
-        for d, a in zip(data_shape, axes, strict=True):
-            target[a] = d if d != 1 else draw(DIMS)
-    else:
-        keep = len(data_shape) if mode == "numpy" else draw(st.integers(0, len(data_shape)))
-        tail = [d if d != 1 else draw(DIMS) for d in data_shape[len(data_shape) - keep:]]
-        if mode == "bidirectional":
-            tail = [draw(st.sampled_from([t, 1])) for t in tail]
-        target = prefix + tail
+    target, axes = valid_target(draw, mode, data_shape, prefix)
     breakage = draw(st.sampled_from(["none"] * 6 + ["rule", "delta_shape", "unknown"]))
     if breakage == "rule" and target:
         target[draw(st.integers(0, len(target) - 1))] = draw(st.integers(0, 5))

@@ -24,6 +24,7 @@ from local_broadcast import (
     expand,
     output_shape,
 )
+from tests.strategies import DIMS, valid_target
 
 INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 FLOAT_DTYPES = [np.float16, np.float32, np.float64]
@@ -297,7 +298,6 @@ def filled(shape: tuple[int, ...], dtype: np.dtype, shift: int) -> np.ndarray:
 
 
 AGREEMENT_DTYPES = [np.dtype(t) for t in [np.bool_, *INT_DTYPES, *FLOAT_DTYPES, np.complex128]]
-DIMS = st.integers(0, 4)
 
 
 @st.composite
@@ -325,19 +325,7 @@ def broadcast_cases(draw: st.DrawFn) -> tuple[np.ndarray, object, object, str]:
         mode = draw(st.sampled_from(["numpy", "explicit", "bidirectional"] * 3 + ["nearest"]))
         data_shape = tuple(draw(st.lists(DIMS, max_size=5)))
     prefix = draw(st.lists(DIMS, max_size=2))
-    if mode == "explicit":
-        rank = len(data_shape) + len(prefix)
-        axes = sorted(draw(st.permutations(range(rank)))[:len(data_shape)])
-        target = [draw(DIMS) for _ in range(rank)]
-        for d, a in zip(data_shape, axes, strict=True):
-            target[a] = d if d != 1 else draw(DIMS)
-    else:
-        axes = None
-        keep = len(data_shape) if mode == "numpy" else draw(st.integers(0, len(data_shape)))
-        tail = [d if d != 1 else draw(DIMS) for d in data_shape[len(data_shape) - keep:]]
-        if mode == "bidirectional":
-            tail = [draw(st.sampled_from([t, 1])) for t in tail]
-        target = prefix + tail
+    target, axes = valid_target(draw, mode, data_shape, prefix)
     if breakage == "dim" and target:
         target[draw(st.integers(0, len(target) - 1))] = draw(st.integers(0, 5))
     elif breakage == "short" and data_shape:  # lower than the data rank
