@@ -54,9 +54,8 @@ class Known:
         with this verdict."""
         if self.inputs is None or verdict != self.verdict:
             return False
-        fields = {"variant": variant, "dtype": dtype, "version": version or "", "shape_dtype": shape_dtype}
-        return (all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match if k != "case")
-                and self.describes(case))
+        return self._fields_match({"variant": variant, "dtype": dtype, "version": version or "",
+                                   "shape_dtype": shape_dtype}) and self.describes(case)
 
     def describes(self, case: Case) -> bool:
         """The case has every trait of one of the alternatives of ``inputs``."""
@@ -64,9 +63,12 @@ class Known:
 
     def matches(self, case: str, variant: str, dtype: str, version: str | None = None,
                 shape_dtype: str = "i64") -> bool:
-        fields = {"case": case, "variant": variant, "dtype": dtype, "version": version or "",
-                  "shape_dtype": shape_dtype}
-        return all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match)
+        return self._fields_match({"case": case, "variant": variant, "dtype": dtype, "version": version or "",
+                                   "shape_dtype": shape_dtype})
+
+    def _fields_match(self, fields: dict[str, str]) -> bool:
+        """Every match key among ``fields`` has a glob that matches (keys not in ``fields`` are not looked at)."""
+        return all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match if k in fields)
 
     def applies_to_version(self, version: str) -> bool:
         """An entry for some releases only says nothing about a run of another release."""
