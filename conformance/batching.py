@@ -1,8 +1,8 @@
-"""Sharing work among checks: checks of a few neighbouring cases on one backend go to the worker in one call.
+"""Sharing work among checks: the checks of one case on one backend go to the worker in one call.
 
 When a check's item runs and no outcome is waiting for it, the Batcher sends it together with the other
-checks of its scheduling scope (CASES_PER_SCOPE neighbouring cases of one file, conformance/plugin.py) and
-backend that this process will run and has not run yet, that are expected to produce an output (a valid
+checks of its scheduling scope (its case, conformance/plugin.py scope_of) and backend that this process will
+run and has not run yet, that are expected to produce an output (a valid
 case, no recorded crash or rejection for them) and are small; the backend may run them all in one model
 (``Backend.run_many``). Each check is still judged on its own when its own item runs, against its own
 reference output. A batch that fails as a whole costs nothing but time: its checks then run one by one,

@@ -204,27 +204,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return CaseScheduling(config, log)
 
 
-# One case per scope: checks of one case share a model, checks of different cases do not. With 16 cases per
-# scope the full run was 20 % faster, but OpenVINO's CPU plugin then gave uninitialised output for bidirectional
-# Broadcasts of rank 7 to 10 with target_shape fed at run time (92 checks; each right in a model of its own or
-# of its case), so a verdict would have depended on which checks shared a model.
-CASES_PER_SCOPE = 1
-_SCOPES: dict[str, str] = {}  # case node id -> its scope
-_FILE_CASES: dict[str, int] = {}  # file node id -> cases seen so far
-
-
 def scope_of(nodeid: str) -> str:
-    """The scheduling scope of a check: CASES_PER_SCOPE consecutive cases of one file, numbered in collection
-    order (the same in xdist's controller and every worker, as xdist requires). The checks of a scope run in
-    one process and may share compiled models (conformance/batching.py); scopes keep the load balanced."""
-    case = nodeid.rsplit("[", 1)[0]  # checks are named case[backend-variant-dtype]
-    scope = _SCOPES.get(case)
-    if scope is None:
-        file = case.rsplit("::", 1)[0]
-        index = _FILE_CASES.get(file, 0)
-        _FILE_CASES[file] = index + 1
-        scope = _SCOPES[case] = f"{file}::{index // CASES_PER_SCOPE}"
-    return scope
+    """The scheduling scope of a check: its case (checks are named case[backend-variant-dtype]). The checks of a
+    scope run in one process and may share compiled models (conformance/batching.py).
+
+    A scope of 16 neighbouring cases made the full run 20 % faster, but OpenVINO's CPU plugin then gave
+    uninitialised output for bidirectional Broadcasts of rank 7 to 10 with target_shape fed at run time (92
+    checks; each right in a model of its own or of its case): a verdict would have depended on which checks
+    shared a model, so checks of different cases never do."""
+    return nodeid.rsplit("[", 1)[0]
 
 
 def _state(config: pytest.Config) -> State:
