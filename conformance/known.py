@@ -8,6 +8,8 @@ One YAML file per backend in conformance/known/ (``<backend>.yaml``), a list of 
       # optional in match: shape_dtype: [i8, u8] -- the integer type of target_shape / axes_mapping
       # optional in match: version: "2025.[0-3].*" -- the backend's version (its package's), for a
       # divergence of some releases only; an entry with a version never matches a backend without one
+      # optional in match: hardware: "cpu:bf16" -- a feature of the machine the backend reports
+      # (Backend.hardware), for a divergence on some hardware only; elsewhere the entry does not apply
       inputs: [zero_size_data]  # optional: the named traits (conformance/traits.py) of the inputs it
                                 # happens for, so that a generated check can be explained by it too
       verdict: wrong_values                                   # the verdict the divergence produces
@@ -33,7 +35,7 @@ from conformance.verdicts import FAILING
 
 KNOWN_DIR = Path(__file__).with_name("known")
 _KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer"}
-_MATCH_KEYS = {"case", "variant", "dtype", "version", "shape_dtype"}
+_MATCH_KEYS = {"case", "variant", "dtype", "version", "shape_dtype", "hardware"}
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,11 @@ class Known:
         patterns = dict(self.match).get("version")
         return patterns is None or any(fnmatchcase(version, p) for p in patterns)
 
+    def applies_on(self, hardware: tuple[str, ...]) -> bool:
+        """An entry for some hardware only applies where the backend reports a feature it names."""
+        patterns = dict(self.match).get("hardware")
+        return patterns is None or any(fnmatchcase(f, p) for f in hardware for p in patterns)
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
                 "verdict": self.verdict, "match": {k: list(v) for k, v in self.match}, "where": self.where,
@@ -86,7 +93,7 @@ def _entry(raw: Any, backend: str, where: str) -> Known:
         raise ValueError(f"{where}: an entry has id, match, verdict, reason and link or reproducer; got {raw!r}")
     match = raw["match"]
     if not isinstance(match, dict) or not match or set(match) - _MATCH_KEYS:
-        raise ValueError(f"{where}: match takes case, variant, dtype, version, shape_dtype glob patterns; "
+        raise ValueError(f"{where}: match takes case, variant, dtype, version, shape_dtype, hardware glob patterns; "
                          f"got {match!r}")
     if raw["verdict"] not in FAILING:
         raise ValueError(f"{where}: verdict={raw['verdict']!r}, but should be one of {sorted(FAILING)}")
@@ -119,6 +126,11 @@ def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
         for raw, node in zip(raws, nodes.value if nodes else [], strict=True):
             entries.setdefault(path.stem, []).append(_entry(raw, path.stem, f"{path}:{node.start_mark.line + 1}"))
     return entries
+
+
+def on_hardware(entries: dict[str, list[Known]], hardware: dict[str, tuple[str, ...]]) -> dict[str, list[Known]]:
+    """The entries that apply on this machine: those for some hardware only where the backend reports it."""
+    return {name: [k for k in ks if k.applies_on(hardware.get(name, ()))] for name, ks in entries.items()}
 
 
 def find(entries: list[Known], case: str, variant: str, dtype: str, version: str | None = None,

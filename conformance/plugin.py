@@ -87,7 +87,6 @@ class State:
             self.backends: dict[str, Backend] = {ref: load(ref) for ref in refs}
         except (BackendNotFound, TypeError) as e:
             raise pytest.UsageError(str(e)) from e
-        self.known = known_mod.load([Path(p) for p in config.getoption("known")])
         modes = config.getoption("mode")
         self.modes = set(modes) if modes else None
         dtypes = config.getoption("dtype")
@@ -95,6 +94,8 @@ class State:
         # asked once: importlib.metadata reads files each time, which cost more than a check
         self.versions = {ref: b.version() for ref, b in self.backends.items()}
         self.unavailable = {ref: b.unavailable() for ref, b in self.backends.items()}
+        hardware = {b.name: b.hardware() for ref, b in self.backends.items() if not self.unavailable[ref]}
+        self.known = known_mod.on_hardware(known_mod.load([Path(p) for p in config.getoption("known")]), hardware)
         self.shard = parse_shard(config.getoption("shard"))
         self.uncached = config.getoption("uncached")
         self.budget = int(config.getoption("output_budget") * 2**20)

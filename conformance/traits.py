@@ -8,6 +8,7 @@ holds for each named case the entry lists, so the traits describe the cases they
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,9 @@ import numpy as np
 from conformance.cases import Case
 
 INT32_MAX = 2**31 - 1
+# Where the smallest subnormal stands among the special values that lead every float input (conformance/data.py):
+# after -0.0, two NaNs and the infinities in bf16, f16, f32 and f64.
+FIRST_SUBNORMAL = 5
 
 
 def _target(case: Case) -> list[int]:
@@ -51,6 +55,10 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                        "bidirectional: a data dimension 0 faces a target_shape dimension 1"),
     "one_meets_zero": (lambda c: c.mode == "bidirectional" and (1, 0) in _facing(c),
                        "bidirectional: a data dimension 1 faces a target_shape dimension 0"),
+    "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
+    "subnormal_in_data": (lambda c: math.prod(c.data_shape) > FIRST_SUBNORMAL,
+                          "a float input holds the smallest subnormal (it has more than 5 elements: the special "
+                          "values lead it)"),
     "duplicate_axes": (lambda c: len(set(_axes(c))) < len(_axes(c)), "axes_mapping repeats an axis"),
     "axes_mapping_in_numpy_mode": (lambda c: c.mode != "explicit" and c.axes_mapping is not None,
                                    "axes_mapping is given outside explicit mode"),

@@ -223,8 +223,44 @@ def test_a_known_difference_can_hold_for_some_versions_only(tmp_path):
 
 
 def test_match_keys_are_still_checked(tmp_path):
-    with pytest.raises(ValueError, match="match takes case, variant, dtype, version, shape_dtype glob patterns"):
+    with pytest.raises(ValueError, match="match takes case, variant, dtype, version, shape_dtype, hardware glob"):
         _entries(tmp_path, "- {id: x, match: {release: '2025.*'}, verdict: crash, reason: r, link: l}\n")
+
+
+def test_a_known_difference_can_hold_on_some_hardware_only(tmp_path):
+    from conformance.known import on_hardware
+
+    entries = _entries(tmp_path, """\
+- id: native-bf16
+  match: {case: c1, hardware: ["cpu:bf16", "cpu:amx*"]}
+  verdict: wrong_values
+  reason: the native conversion flushes subnormals
+  link: https://example.invalid/1
+- id: anywhere
+  match: {case: c2}
+  verdict: wrong_values
+  reason: not hardware-specific
+  link: https://example.invalid/2
+""")
+    ids = {name: [k.id for k in ks] for name, ks in on_hardware({"somebackend": entries}, {
+        "somebackend": ("cpu:fp32", "cpu:bf16")}).items()}
+    assert ids == {"somebackend": ["native-bf16", "anywhere"]}
+    for hardware in [("cpu:fp32", "cpu:fp16"), ()]:  # without the feature, or a backend that reports none
+        ids = {name: [k.id for k in ks] for name, ks in on_hardware({"somebackend": entries},
+                                                                   {"somebackend": hardware}).items()}
+        assert ids == {"somebackend": ["anywhere"]}
+    assert on_hardware({"somebackend": entries}, {})["somebackend"][0].id == "anywhere"  # not asked: unavailable
+
+
+def test_openvino_reports_its_cpu_capabilities_as_hardware():
+    pytest.importorskip("openvino")
+    from conformance.backends.openvino import OpenVINOBackend
+    from conformance.backends.openvino_onnx import OpenVINOOnnxBackend
+
+    hardware = OpenVINOBackend().hardware()
+    assert "cpu:fp32" in hardware and all(h.startswith("cpu:") and h == h.lower() for h in hardware)
+    assert OpenVINOOnnxBackend().hardware() == hardware
+    assert OpenVINOBackend().describe()["hardware"] == list(hardware)
 
 
 def test_openvino_onnx_u64_clamping_is_known_for_releases_before_2025_4():

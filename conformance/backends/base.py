@@ -74,6 +74,12 @@ class Backend:
         except metadata.PackageNotFoundError:
             return None
 
+    def hardware(self) -> tuple[str, ...]:
+        """Features of the machine, as the backend sees it, that change what it computes (``cpu:bf16``, say):
+        a known difference found on some hardware only names them (``match: {hardware: ...}``), so that it
+        applies there and nowhere else. Asked once per run, in the harness process."""
+        return ()
+
     def unavailable(self) -> str | None:
         """Why the backend cannot run at all (a skip), or None."""
         if self.package is not None and self.version() is None:
@@ -114,4 +120,6 @@ class Backend:
 
     def describe(self) -> dict[str, Any]:
         reason = self.unavailable()
-        return {"version": self.version(), "available": reason is None, "reason": reason}
+        described: dict[str, Any] = {"version": self.version(), "available": reason is None, "reason": reason}
+        hardware = self.hardware() if reason is None else ()
+        return {**described, "hardware": list(hardware)} if hardware else described

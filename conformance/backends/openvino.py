@@ -41,6 +41,17 @@ def declared(partial_shape: Any) -> tuple[int | None, ...] | None:
 RAW_TYPES = {"bfloat16": "bf16", "float8_e4m3fn": "f8e4m3", "float8_e5m2": "f8e5m2", "int4": "i4", "uint4": "u4"}
 
 
+def cpu_capabilities() -> tuple[str, ...]:
+    """The CPU plugin's OPTIMIZATION_CAPABILITIES as ``cpu:<name>``: ``cpu:bf16`` where it runs bfloat16 natively
+    (AVX512-BF16 or AMX), which changes some results (ov-cpu-bf16-multiply-flushes-subnormals)."""
+    import openvino
+
+    try:
+        return tuple(f"cpu:{c.lower()}" for c in openvino.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES"))
+    except RuntimeError:
+        return ()
+
+
 def element_type(dtype: np.dtype) -> Any:
     import openvino
 
@@ -146,6 +157,9 @@ class OpenVINOBackend(Backend):
         import openvino
 
         return openvino.Core()
+
+    def hardware(self) -> tuple[str, ...]:
+        return cpu_capabilities()
 
     def graph(self, request: Request, prefix: str = "") -> Graph | Outcome:
         """The check's node and inputs; or the rejection at build time."""

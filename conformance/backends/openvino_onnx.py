@@ -16,7 +16,13 @@ import numpy as np
 
 from conformance.backends.base import Outcome
 from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend
-from conformance.backends.openvino import STRING_UNSUPPORTED, compile_and_infer, compile_and_infer_many, declared
+from conformance.backends.openvino import (
+    STRING_UNSUPPORTED,
+    compile_and_infer,
+    compile_and_infer_many,
+    cpu_capabilities,
+    declared,
+)
 
 
 class OpenVINOOnnxBackend(ExpandBackend):
@@ -33,6 +39,9 @@ class OpenVINOOnnxBackend(ExpandBackend):
         import openvino
 
         return openvino.Core()
+
+    def hardware(self) -> tuple[str, ...]:
+        return cpu_capabilities()
 
     def convert(self, model: Any) -> tuple[Any, tuple[int | None, ...] | None] | Outcome:
         """The converted ov.Model and the shape its output declares; or the converter's rejection."""
