@@ -1,10 +1,16 @@
-"""Checks run in worker processes, so that a backend that kills its process costs one check, not the run.
+"""Checks run in a worker process, so that a backend that kills its process costs one check, not the run.
 
-A pebble ProcessPool keeps its workers alive across checks (each keeps its loaded runtimes and backend
-instances), reports a worker that died with its exit code, and enforces a per-check timeout by killing
-the worker; either way it starts a new one and the run goes on. Workers are forked from a forkserver that
-has already imported the runtimes (``preload``): a replacement is ready in about 0.1 s instead of the
-0.5 s a fresh interpreter takes to import them, which matters when a runtime crashes hundreds of times a run.
+A worker is one process forked from a forkserver that has already imported the runtimes (``preload``), joined
+to the harness by a pipe. It keeps its loaded runtimes, backend instances and their caches across checks. For
+each task it first acknowledges the task, then runs it and sends the outcome back. The harness learns that the
+worker died the moment the pipe reports end-of-file, and reads its exit code: a death after the
+acknowledgement is that check's crash; a death before it (the worker was already gone) sends the task once more
+to a fresh worker. A check that takes longer than the timeout has its worker killed. Either way a replacement is
+forked at once, and the run goes on.
+
+Why not a pool library: pebble, used before, notices a dead worker on its manager thread's 0.1 s poll, and
+OpenVINO's CPU plugin kills its process several hundred times a run (known crashes), which cost ~90 ms each;
+end-of-file on a pipe is immediate, and a task needs no thread hop.
 
 ``run_batch`` sends several checks of one backend in one call (``Backend.run_many``, which may share one
 compiled model among them); if the batch fails in any way, the caller runs each of its checks alone.
@@ -16,23 +22,25 @@ import multiprocessing
 import resource
 import signal
 import traceback
-from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
-
-from pebble import ProcessExpired, ProcessPool
 
 from conformance.backends import Backend, Outcome, Request, load
 
 _INSTANCES: dict[str, Backend] = {}  # per worker process: backends already loaded
+_ACK = "ack"
+
+
+def _backend(backend_ref: str) -> Backend:
+    backend = _INSTANCES.get(backend_ref)
+    if backend is None:
+        backend = _INSTANCES[backend_ref] = load(backend_ref)
+    return backend
 
 
 def run_check(backend_ref: str, request: Request) -> Outcome:
     """Runs in the worker. Any exception leaving backend.run is a bug in the adapter: report it as such."""
     try:
-        backend = _INSTANCES.get(backend_ref)
-        if backend is None:
-            backend = _INSTANCES[backend_ref] = load(backend_ref)
+        backend = _backend(backend_ref)
         outcome = backend.declare(request) if request.shape_only else backend.run(request)
         if not isinstance(outcome, Outcome):
             return Outcome(adapter_error=f"{backend_ref}.run returned {type(outcome).__name__}, not an Outcome")
@@ -47,10 +55,7 @@ def run_checks(backend_ref: str, requests: list[Request]) -> list[Outcome] | Non
     """Runs in the worker: a batch through Backend.run_many; None if it failed as a whole (the caller then
     runs the checks one by one, so that each gets its own verdict)."""
     try:
-        backend = _INSTANCES.get(backend_ref)
-        if backend is None:
-            backend = _INSTANCES[backend_ref] = load(backend_ref)
-        outcomes = backend.run_many(requests)
+        outcomes = _backend(backend_ref).run_many(requests)
     except BaseException:  # noqa: BLE001 -- any failure of the batch: run its checks one by one
         return None
     if len(outcomes) != len(requests) or not all(isinstance(o, Outcome) for o in outcomes):
@@ -58,14 +63,26 @@ def run_checks(backend_ref: str, requests: list[Request]) -> list[Outcome] | Non
     return outcomes
 
 
-def _run_and_send(backend_ref: str, request: Request, send: Any, memory_limit: int | None) -> None:
+def _serve(conn: Any, memory_limit: int | None) -> None:
+    """The worker's loop: acknowledge a task, run it, send its result; until the harness closes the pipe."""
     _limit_memory(memory_limit)
-    send.send(run_check(backend_ref, request))
+    while True:
+        try:
+            batch, backend_ref, payload = conn.recv()
+        except EOFError:
+            return
+        conn.send(_ACK)
+        result: Any = run_checks(backend_ref, payload) if batch else run_check(backend_ref, payload)
+        try:
+            conn.send(result)
+        except Exception as e:  # the outcome could not be pickled: nothing was written, say why instead
+            conn.send(None if batch else Outcome(adapter_error=f"the outcome could not be sent back: "
+                                                                 f"{type(e).__name__}: {e}"))
 
 
 def _limit_memory(limit_bytes: int | None) -> None:
-    """Worker initializer: cap the address space, so a runaway allocation fails in this worker (MemoryError
-    or the runtime's own allocation error) instead of taking the machine."""
+    """Cap the worker's address space, so a runaway allocation fails in this worker (MemoryError or the
+    runtime's own allocation error) instead of taking the machine."""
     if limit_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
 
@@ -91,75 +108,111 @@ def worker_context(preload: tuple[str, ...]) -> Any:
     return context
 
 
-class WorkerPool:
-    """One pool per pytest process (and so per xdist worker)."""
+class _Died(Exception):
+    def __init__(self, acknowledged: bool, exitcode: int | None) -> None:
+        super().__init__(describe_exit(exitcode))
+        self.acknowledged, self.exitcode = acknowledged, exitcode
 
-    def __init__(self, timeout: float, workers: int = 1, memory_limit: int | None = None,
-                 preload: tuple[str, ...] = ()) -> None:
+
+class _TimedOut(Exception):
+    pass
+
+
+class _Worker:
+    """One worker process and the harness's end of its pipe."""
+
+    def __init__(self, context: Any, memory_limit: int | None) -> None:
+        self.conn, child = context.Pipe(duplex=True)
+        self.process = context.Process(target=_serve, args=(child, memory_limit), daemon=True)
+        self.process.start()
+        child.close()
+
+    def call(self, batch: bool, backend_ref: str, payload: Any, timeout: float) -> Any:
+        acknowledged = False
+        try:
+            self.conn.send((batch, backend_ref, payload))
+            if not self.conn.poll(timeout):
+                raise _TimedOut
+            acknowledged = self.conn.recv() == _ACK
+            if not self.conn.poll(timeout):
+                raise _TimedOut
+            return self.conn.recv()
+        except (EOFError, OSError):  # the pipe is closed: the process is gone
+            self.process.join(30)
+            raise _Died(acknowledged, self.process.exitcode) from None
+
+    def stop(self) -> None:
+        self.conn.close()
+        self.process.join(1)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+class WorkerPool:
+    """One worker per pytest process (and so per xdist worker), replaced when it dies or hangs."""
+
+    def __init__(self, timeout: float, memory_limit: int | None = None, preload: tuple[str, ...] = ()) -> None:
         self.timeout = timeout
-        self.workers = workers
         self.memory_limit = memory_limit
         self.context = worker_context(preload)
-        self._pool = self._start()
+        self._worker: _Worker | None = self._start()
 
-    def _start(self) -> ProcessPool:
-        return ProcessPool(max_workers=self.workers, context=self.context,
-                           initializer=_limit_memory, initargs=(self.memory_limit,))
+    def _start(self) -> _Worker:
+        return _Worker(self.context, self.memory_limit)
 
-    def _restart(self) -> None:
-        self._pool.stop()
-        self._pool.join(timeout=10)
-        self._pool = self._start()
+    def _call(self, batch: bool, backend_ref: str, payload: Any) -> Any:
+        """The task's result; raises _Died or _TimedOut (the worker is then replaced)."""
+        for attempt in range(2):
+            if self._worker is None:
+                self._worker = self._start()
+            try:
+                return self._worker.call(batch, backend_ref, payload, self.timeout)
+            except _TimedOut:
+                self._worker.process.kill()
+                self._worker.stop()
+                self._worker = self._start()
+                raise
+            except _Died as died:
+                self._worker.stop()
+                self._worker = self._start()  # forked now: it gets ready while the harness judges
+                # Gone before it took the task (it died after its last one): that is not this task's doing.
+                if died.acknowledged or attempt:
+                    raise
+        raise AssertionError("unreachable")
 
     def run(self, backend_ref: str, request: Request) -> Outcome:
         try:
-            future = self._pool.schedule(run_check, args=(backend_ref, request), timeout=self.timeout)
-            return future.result()
-        except ProcessExpired as e:
-            return Outcome(crash=describe_exit(e.exitcode), stage="worker")
-        except FutureTimeout:
+            return self._call(False, backend_ref, request)
+        except _Died as died:
+            return Outcome(crash=str(died), stage="worker")
+        except _TimedOut:
             return Outcome(timeout=self.timeout, stage="worker")
-        except (BrokenProcessPool, RuntimeError):
-            # pebble could not tell which task a dead worker was running (it died before its task was
-            # acknowledged, or between two checks): start a new pool, and run this check once more alone in
-            # a process of its own, whose exit code is then certain.
-            self._restart()
-            return self.run_alone(backend_ref, request)
-        except Exception as e:  # e.g. the outcome could not be pickled back
+        except Exception as e:  # e.g. the request could not be pickled
             return Outcome(adapter_error=f"{type(e).__name__}: {e}")
 
     def run_batch(self, backend_ref: str, requests: list[Request]) -> list[Outcome] | None:
         """Several checks in one call; None if the batch failed in any way (a crash, a timeout, an exception):
         the caller then runs each check alone, so a crash is pinned on the check that causes it."""
         try:
-            future = self._pool.schedule(run_checks, args=(backend_ref, requests), timeout=self.timeout)
-            return future.result()
-        except (BrokenProcessPool, RuntimeError):
-            self._restart()
-            return None
-        except Exception:  # ProcessExpired, timeout, an unpicklable result
+            return self._call(True, backend_ref, requests)
+        except Exception:  # _Died, _TimedOut, an unpicklable request
             return None
 
     def run_alone(self, backend_ref: str, request: Request) -> Outcome:
-        context = self.context
-        receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=_run_and_send, args=(backend_ref, request, send, self.memory_limit))
-        process.start()
-        send.close()
-        ready = receive.poll(self.timeout)
+        """The check in a fresh process of its own, which then ends."""
+        worker = self._start()
         try:
-            outcome = receive.recv() if ready else None
-        except EOFError:  # the process died before it could answer
-            outcome = None
-        process.join(None if outcome is not None else 0 if not ready else 30)
-        if process.is_alive():
-            process.kill()
-            process.join()
+            return worker.call(False, backend_ref, request, self.timeout)
+        except _Died as died:
+            return Outcome(crash=str(died), stage="worker")
+        except _TimedOut:
+            worker.process.kill()
             return Outcome(timeout=self.timeout, stage="worker")
-        if outcome is None:
-            return Outcome(crash=describe_exit(process.exitcode), stage="worker")
-        return outcome
+        finally:
+            worker.stop()
 
     def close(self) -> None:
-        self._pool.stop()
-        self._pool.join(timeout=10)
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None

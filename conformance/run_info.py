@@ -20,7 +20,7 @@ from conformance import results
 from conformance.backends import Backend
 from conformance.cases import load_all
 
-PACKAGES = ("numpy", "openvino", "onnxruntime", "onnx", "pytest", "pytest-xdist", "pebble", "PyYAML",
+PACKAGES = ("numpy", "openvino", "onnxruntime", "onnx", "pytest", "pytest-xdist", "PyYAML",
             "jsonschema", "Jinja2", "ml_dtypes", "hypothesis")
 
 

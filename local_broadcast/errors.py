@@ -47,6 +47,6 @@ class BroadcastError(ValueError):
         super().__init__(f"{where}: {RULES[rule]} [{rule}]; got {detail}")
 
     def __reduce__(self) -> tuple[type[BroadcastError], tuple[str, str, str, str | None]]:
-        # The runners use process pools (pebble, xdist), which pickle exceptions; the default reduce would
+        # The runners use worker processes (the suite's, xdist), which pickle exceptions; the default reduce would
         # call __init__ with the message alone and fail.
         return type(self), (self.op, self.rule, self.detail, self.mode)

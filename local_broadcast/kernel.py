@@ -49,7 +49,7 @@ def _executor() -> ThreadPoolExecutor:
 
 
 def _forget_pool() -> None:
-    # A forked child (pebble, multiprocessing) inherits the executor but not its threads: work submitted to
+    # A forked child (a worker, multiprocessing) inherits the executor but not its threads: work submitted to
     # it would never run. The child starts its own pool when it first needs one.
     global _pool, _pool_lock
     _pool, _pool_lock = None, threading.Lock()

@@ -100,7 +100,7 @@ def test_exotic_exceptions_are_adapter_errors(pool, backend, fragment):
     ("tests.fake_backends:AbortBackend", "signal 6 (SIGABRT)"),
 ])
 def test_a_check_run_alone_reports_its_signal(pool, backend, expected):
-    # the path taken when pebble cannot tell which task a dead worker ran
+    # a fresh process for one check, as when a worker was already gone before it took its task
     assert pool.run_alone(backend, request()).crash == expected
     assert pool.run_alone("local", request()).output is not None
 

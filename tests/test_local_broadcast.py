@@ -657,7 +657,7 @@ def test_threads_give_identical_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_thread_pool_survives_fork(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A forked worker (pebble, xdist) must not hand work to the parent's threads, which it does not have."""
+    """A forked worker (the suite's, xdist) must not hand work to the parent's threads, which it does not have."""
     multiprocessing = pytest.importorskip("multiprocessing")
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform")
