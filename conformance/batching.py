@@ -1,10 +1,9 @@
 """Sharing work among checks: the checks of one case on one backend go to the worker in one call.
 
-When a check's item runs and no outcome is waiting for it, the Batcher sends it together with the other
-checks of its scheduling scope (its case, conformance/plugin.py scope_of) and backend that this process will
-run and has not run yet, that are expected to produce an output (a valid
-case, no recorded crash or rejection for them) and are small; the backend may run them all in one model
-(``Backend.run_many``). Each check is still judged on its own when its own item runs, against its own
+When a check runs and no outcome is waiting for it, the Batcher sends it together with the other checks of its
+test item (one case on one backend, conformance/plugin.py CaseItem) that have not run yet, that are expected to
+produce an output (a valid case, no recorded crash or rejection for them) and are small; the backend may run
+them all in one model (``Backend.run_many``). Each check is still judged on its own, against its own
 reference output. A batch that fails as a whole costs nothing but time: its checks then run one by one,
 exactly as with ``--uncached``, so no verdict ever depends on which checks shared a model.
 """
@@ -50,8 +49,8 @@ class Batcher:
         return entry is None or entry.verdict in OUTPUT_VERDICTS
 
     def runner(self, check: Check, peers: Callable[[], Iterable[Check]]) -> Callable[[str, Request], Outcome]:
-        """The ``run`` for execute(): this check's outcome from a batch (formed now, with ``peers``: the other
-        checks of its scope and backend that this process will run), or from a run of its own."""
+        """The ``run`` for execute(): this check's outcome from a batch (formed now, with ``peers``: the checks
+        of its item), or from a run of its own."""
 
         def run(backend_ref: str, request: Request) -> Outcome:
             self.done.add(check.name)

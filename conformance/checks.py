@@ -49,9 +49,13 @@ class Check:
         return None if self.shape_dtype == "i64" else f"shape_{self.shape_dtype}"
 
     @property
+    def part(self) -> str:
+        """What names the check among the checks of its case: backend-variant-dtype[-shape_<type>]."""
+        return "-".join([self.backend] + [p for p in (self.variant, self.dtype, self.shape_part) if p])
+
+    @property
     def name(self) -> str:
-        parts = [self.backend] + [p for p in (self.variant, self.dtype, self.shape_part) if p]
-        return f"{self.case.id}[{'-'.join(parts)}]"
+        return f"{self.case.id}[{self.part}]"
 
     def context(self) -> str:
         op = OP_NAMES.get(self.version, "Broadcast") if self.version is not None else "Broadcast"
@@ -126,18 +130,21 @@ def expectation(case: Case, version: int, data: np.ndarray) -> np.ndarray | None
     return reference.broadcast(data, case.target_shape, case.axes_mapping, case.mode)
 
 
-def rerun_command(nodeid: str) -> str:
-    return f"python -m pytest {shlex.quote(nodeid)}"
+def rerun_command(nodeid: str, check: Check | None = None) -> str:
+    """The command that reruns the test item ``nodeid``, or just one of its checks."""
+    only = f" --check {shlex.quote(check.part)}" if check is not None else ""
+    return f"python -m pytest {shlex.quote(nodeid)}{only}"
 
 
-def result_record(check: Check, nodeid: str, backend_version: str | None) -> dict[str, Any]:
+def result_record(check: Check, check_id: str, backend_version: str | None, rerun: str | None = None) -> dict[str, Any]:
     case = check.case
-    return {"id": nodeid, "case": case.id, "backend": check.backend, "backend_version": backend_version,
+    return {"id": check_id, "case": case.id, "backend": check.backend, "backend_version": backend_version,
             "variant": check.variant or "", "dtype": check.dtype or "", "shape_dtype": check.shape_dtype,
             "verdict": None, "message": None,
             "expected": ({"shape": as_yaml_dims(case.expect_shape or ()), "dtype": check.dtype}
                          if check.expect_reject is None else {"reject": check.expect_reject}),
-            "actual": None, "first_diff": None, "known": None, "duration": 0.0, "rerun": rerun_command(nodeid)}
+            "actual": None, "first_diff": None, "known": None, "duration": 0.0,
+            "rerun": rerun or rerun_command(check_id)}
 
 
 def actual_json(outcome: Outcome) -> dict[str, Any]:

@@ -7,7 +7,9 @@ import json
 import re
 import signal
 import time
+import traceback
 import zlib
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,8 @@ from conformance import known as known_mod
 from conformance import verdicts as v
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
 from conformance.batching import Batcher
-from conformance.cases import CaseFileError, load_all
-from conformance.checks import Check, execute, plan, result_record
+from conformance.cases import Case, CaseFileError, load_all
+from conformance.checks import Check, execute, plan, rerun_command, result_record
 from conformance.isolation import WorkerPool
 from conformance.run_info import RunLog
 
@@ -54,6 +56,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--output-budget", type=float, default=256, metavar="MIB",
                     help="a check whose output would exceed this is shape-only: nothing is allocated "
                          "(default 256)")
+    group.addoption("--check", action="append", default=None, metavar="GLOB",
+                    help="only the checks whose name within their case matches, e.g. 'openvino-opset3-const-i64' "
+                         "or '*-i64' (repeatable; a failure prints the command that reruns just its check)")
     group.addoption("--uncached", action="store_true",
                     help="build, compile and run one model per check, one check per worker call: the slow path, "
                          "kept to measure against and to rule out shared models as the cause of a verdict")
@@ -99,7 +104,8 @@ class State:
         self.shard = parse_shard(config.getoption("shard"))
         self.uncached = config.getoption("uncached")
         self.budget = int(config.getoption("output_budget") * 2**20)
-        self.by_scope: dict[tuple[str, str], list[Check]] = {}  # (scope, backend_ref) -> its checks, in order
+        self.only = tuple(config.getoption("check") or ())
+        self.in_xdist_worker = hasattr(config, "workerinput")
         self._pool: WorkerPool | None = None
         self._batcher: Batcher | None = None
         self.log = RunLog(config, self.backends, self.known)
@@ -120,10 +126,8 @@ class State:
             self._batcher = Batcher(self.pool, known, self.versions, self.budget)
         return self._batcher
 
-    def peers(self, check: Check, nodeid: str) -> list[Check]:
-        """The checks of the same scheduling scope (a few neighbouring cases of one file, which xdist hands to
-        one process whole) on the same backend that this process may run."""
-        return self.by_scope.get((scope_of(nodeid), check.backend_ref), [])
+    def selected(self, check: Check) -> bool:
+        return not self.only or any(fnmatchcase(check.part, p) for p in self.only)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -138,9 +142,10 @@ class State:
                                           if m else {"file": report.nodeid, "line": None, "message": text})
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        record = dict(report.user_properties).get("conformance")
-        if record is not None and report.when == "call":
-            self.log.add_check(json.loads(record))
+        records = dict(report.user_properties).get("conformance")
+        if records is not None and report.when == "call":
+            for record in json.loads(records):
+                self.log.add_check(record)
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         if self.shard is None:
@@ -148,16 +153,11 @@ class State:
         k, n = self.shard
         keep, drop = [], []
         for item in items:
-            in_shard = not isinstance(item, CheckItem) or shard_of(item.check.case.id, n) == k
+            in_shard = not isinstance(item, CaseItem) or shard_of(item.case.id, n) == k
             (keep if in_shard else drop).append(item)
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
-
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        for item in session.items:  # the checks this process may run, by scope
-            if isinstance(item, CheckItem):
-                self.by_scope.setdefault((scope_of(item.nodeid), item.check.backend_ref), []).append(item.check)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput"):
@@ -187,33 +187,6 @@ def shard_of(case_id: str, shards: int) -> int:
     """The shard (1..N) a case belongs to: a hash of its id, the same on every machine and run, so N jobs
     with --shard 1/N .. N/N run every case exactly once; all checks of a case stay together."""
     return zlib.crc32(case_id.encode()) % shards + 1
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """With -n and the default --dist load: hand out whole cases, so that the checks of a case on a backend
-    run in one process and can share a compiled model (conformance/batching.py). Other --dist modes are
-    left as they are."""
-    if config.getoption("dist", "load") != "load":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class CaseScheduling(LoadScopeScheduling):  # type: ignore[misc]
-        def _split_scope(self, nodeid: str) -> str:
-            return scope_of(nodeid)
-
-    return CaseScheduling(config, log)
-
-
-def scope_of(nodeid: str) -> str:
-    """The scheduling scope of a check: its case (checks are named case[backend-variant-dtype]). The checks of a
-    scope run in one process and may share compiled models (conformance/batching.py).
-
-    A scope of 16 neighbouring cases made the full run 20 % faster, but OpenVINO's CPU plugin then gave
-    uninitialised output for bidirectional Broadcasts of rank 7 to 10 with target_shape fed at run time (92
-    checks; each right in a model of its own or of its case): a verdict would have depended on which checks
-    shared a model, so checks of different cases never do."""
-    return nodeid.rsplit("[", 1)[0]
 
 
 def _state(config: pytest.Config) -> State:
@@ -272,8 +245,10 @@ class CaseFile(pytest.Collector):
             if state.modes and case.mode not in state.modes:
                 continue
             for ref, backend in state.backends.items():
-                for check in plan(case, backend, ref, state.dtypes):
-                    yield CheckItem.from_parent(self, name=check.name, check=check)
+                checks = [c for c in plan(case, backend, ref, state.dtypes) if state.selected(c)]
+                if checks:
+                    yield CaseItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case, backend_ref=ref,
+                                               checks=checks)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
         if isinstance(excinfo.value, CaseFileError):
@@ -285,64 +260,80 @@ class CheckFailure(Exception):
     pass
 
 
-class CheckItem(pytest.Item):
-    def __init__(self, *, check: Check, **kwargs: Any) -> None:
+class CaseItem(pytest.Item):
+    """Every check of one case on one backend (each variant, element type and shape type): one test item.
+
+    Each check keeps its own verdict, record (the results file and the report have a cell per check, with the
+    id ``<file>::<case>[<backend>-<variant>-<dtype>]``) and rerun command (``--check``). The item fails if a
+    check fails, and its message names each failing check; it is skipped if none of its checks applies, and
+    xfails if every check that applies is a known difference. One item per check spent more time in pytest's
+    protocol and xdist's messages than in most checks (31,500 items a full run)."""
+
+    def __init__(self, *, case: Case, backend_ref: str, checks: list[Check], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.check = check
+        self.case, self.backend_ref, self.checks = case, backend_ref, checks
+
+    def check_id(self, check: Check) -> str:
+        return f"{self.parent.nodeid}::{check.name}"
 
     def runtest(self) -> None:
-        record = result_record(self.check, self.nodeid, _state(self.config).versions[self.check.backend_ref])
-        try:
-            self._run(record)
-        finally:
-            # The record travels to xdist's controller as JSON text: execnet's own encoding cannot carry an int
-            # below -2**31 (a target value of -2**63 is one), and would end the worker with an internal error.
-            self.user_properties.append(("conformance", json.dumps(record)))
-
-    def _run(self, record: dict[str, Any]) -> None:
         state = _state(self.config)
-        backend = state.backends[self.check.backend_ref]
-        unavailable = state.unavailable[self.check.backend_ref]
+        backend = state.backends[self.backend_ref]
+        unavailable = state.unavailable[self.backend_ref]
+        records: list[dict[str, Any]] = []
+        outcomes: list[tuple[str, str | None]] = []
+        try:
+            for check in self.checks:
+                record = result_record(check, self.check_id(check), state.versions[self.backend_ref],
+                                       rerun_command(self.nodeid, check))
+                outcome = self._run(check, record, unavailable)
+                outcomes.append(outcome)
+                if state.in_xdist_worker:
+                    records.append(record)
+                else:  # in the results stream at once, so that an interrupted run keeps it
+                    state.log.add_check(record)
+        finally:
+            # The records travel to xdist's controller as JSON text: execnet's own encoding cannot carry an int
+            # below -2**31 (a target value of -2**63 is one), and would end the worker with an internal error.
+            self.user_properties.append(("conformance", json.dumps(records)))
+        failures = [message for outcome, message in outcomes if outcome == "failed"]
+        if failures:
+            raise CheckFailure("\n".join(failures))
+        if unavailable:
+            pytest.skip(f"{backend.name}: {unavailable}")
+        if all(outcome == "skipped" for outcome, _ in outcomes):
+            pytest.skip(outcomes[0][1] or "")
+        if all(outcome in ("xfailed", "skipped") for outcome, _ in outcomes):
+            pytest.xfail("; ".join(dict.fromkeys(m or "" for o, m in outcomes if o == "xfailed")))
+
+    def _run(self, check: Check, record: dict[str, Any], unavailable: str | None) -> tuple[str, str | None]:
+        """One check: its pytest outcome and message, its record filled in."""
+        state = _state(self.config)
         if unavailable:
             record.update(verdict=v.SKIPPED, message=unavailable)
-            pytest.skip(f"{backend.name}: {unavailable}")
-        if self.check.not_applicable:
-            record.update(verdict=v.NOT_APPLICABLE, message=self.check.not_applicable)
-            pytest.skip(f"not applicable: {self.check.not_applicable}")
+            return "skipped", unavailable
+        if check.not_applicable:
+            record.update(verdict=v.NOT_APPLICABLE, message=check.not_applicable)
+            return "skipped", f"not applicable: {check.not_applicable}"
         try:
-            run = state.pool.run if state.uncached else state.batcher.runner(self.check,
-                                                                              lambda: state.peers(self.check,
-                                                                                                  self.nodeid))
-            outcome, message = execute(self.check, run, state.known.get(backend.name, []), record,
-                                       budget=state.budget)
-        except Exception as e:  # a bug in the harness: say so in the results too, then let pytest show it
+            run = state.pool.run if state.uncached else state.batcher.runner(check, lambda: self.checks)
+            outcome, message = execute(check, run, state.known.get(check.backend, []), record, budget=state.budget)
+        except Exception as e:  # a bug in the harness: say so in the results, and go on with the other checks
             record.update(verdict=v.ERROR, message=f"harness error: {type(e).__name__}: {e}")
-            raise
-        if outcome == "xfailed":
-            pytest.xfail(message or "")
-        if outcome == "skipped":
-            pytest.skip(message or "")
+            outcome, message = "failed", f"{record['message']} [{check.name}]\n{traceback.format_exc(limit=-6)}"
         if outcome == "failed":
-            raise CheckFailure(message)
+            message = (f"{check.part}: {message}\n  case: {check.case.file}:{check.case.line} "
+                       f"({check.case.spec_ref})\n  rerun: {record['rerun']}")
+        return outcome, message
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
-        if isinstance(excinfo.value, pytest.xfail.Exception):
+        if isinstance(excinfo.value, (CheckFailure, pytest.xfail.Exception)):
             # the message is the whole story; pytest's traceback of it would parse source files (~0.2 s each)
             return str(excinfo.value)
-        if isinstance(excinfo.value, CheckFailure):
-            case = self.check.case
-            return (f"{excinfo.value}\n  case: {case.file}:{case.line} ({case.spec_ref})\n"
-                    f"  rerun: {self._record()['rerun']}")
         return super().repr_failure(excinfo)
 
-    def _record(self) -> dict[str, Any]:
-        return json.loads(dict(self.user_properties)["conformance"])
-
     def reportinfo(self) -> tuple[Path, int, str]:
-        case = self.check.case
-        return self.config.rootpath / case.file, case.line - 1, self.name
-
-
+        return self.config.rootpath / self.case.file, self.case.line - 1, self.name
 
 
 class GeneratedChecks(pytest.Collector):
@@ -401,7 +392,7 @@ class GeneratedItem(pytest.Item):
                                f"to {path}\n  traits of the input: {', '.join(traits.of(check.case)) or 'none'}\n"
                                f"  {found.summary()}")
         finally:
-            self.user_properties.append(("conformance", json.dumps(record)))
+            self.user_properties.append(("conformance", json.dumps([record])))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
         if isinstance(excinfo.value, CheckFailure):

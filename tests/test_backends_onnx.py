@@ -183,8 +183,9 @@ def test_onnx_backends_end_to_end(pytester, monkeypatch):
         assert verdicts[f"{name}:np_small"] == {"not_applicable"}
     assert set(data["backends"]) == {"onnx-reference", "openvino-onnx", "onnxruntime.backend"}
     assert all(b["version"] for b in data["backends"].values())
-    # 3 backends x 4 variants x (2 dtypes + 1 rejection), and one not-applicable check each
-    result.assert_outcomes(passed=36, skipped=3)
+    # an item per case and backend: 3 backends x (a valid case and a rejection), and one not-applicable case each
+    result.assert_outcomes(passed=6, skipped=3)
+    assert len(data["checks"]) == 39  # 3 backends x 4 variants x (2 dtypes + 1 rejection), 1 not-applicable each
 
 
 # --- Known differences of some versions only (match: version) ---

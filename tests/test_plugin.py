@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -76,8 +77,12 @@ def test_a_crashing_backend_costs_only_its_checks(project):
     assert all(verdict == "pass" for name, verdict in got.items() if name not in crashed)
     # every check of the plan is in the results: 2 backends x 2 variants x (2 + 2 + 1 dtypes)
     assert len(got) == 20
-    result.assert_outcomes(passed=16, failed=4)
-    result.stdout.fnmatch_lines(["*crash: worker died: signal 11 (SIGSEGV)*", "*rerun: python -m pytest *"])
+    # one test item per case and backend: the crashing backend's small_rank2 fails, naming each of its checks
+    result.assert_outcomes(passed=5, failed=1)
+    for v, d in [("v1", "f32"), ("v1", "i8"), ("v3", "f32"), ("v3", "i8")]:
+        result.stdout.fnmatch_lines([f"crash-rank2-{v}-{d}: crash: worker died: signal 11 (SIGSEGV)*",
+                                     f"*rerun: python -m pytest '*small_rank2[[]crash-rank2[]]' --check "
+                                     f"crash-rank2-{v}-{d}"])
     html = (project.path / "out" / "index.html").read_text()
     assert "small_rank2" in html and "signal 11 (SIGSEGV)" in html
 
@@ -127,23 +132,36 @@ def test_known_differences_are_strict(project):
     result.stdout.fnmatch_lines(["*known difference stale * expects wrong_values, but the check gave pass*",
                                  "*known difference never-matches * matched no check*"])
     assert [u["entry"]["id"] for u in data["unmatched_known"]] == ["never-matches"]
-    # two variants (v1, v3): 2 cases x f32 known, 2 cases x i8 stale, the rejection passes
-    result.assert_outcomes(xfailed=4, failed=4, passed=2)
+    # two variants (v1, v3): 2 cases x f32 known, 2 cases x i8 stale (both items fail), the rejection passes
+    result.assert_outcomes(failed=2, passed=1)
 
 
 def test_accepting_an_invalid_input_fails_with_a_rerun_command(project):
     result, data = run(project, "--backend", "tests.fake_backends:AcceptAllBackend")
     assert verdicts(data)["small_reject[acceptall-v3-f32]"] == "accepted_invalid"
     (check,) = [c for c in data["checks"] if c["case"] == "small_reject"]
-    assert check["rerun"] == f"python -m pytest '{check['id']}'"
+    item = "test_conformance.py::small.yaml::small_reject[acceptall]"
+    assert check["rerun"] == f"python -m pytest '{item}' --check acceptall-v3-f32"
+    assert check["id"] == "test_conformance.py::small.yaml::small_reject[acceptall-v3-f32]"
     rerun = project.runpytest_subprocess("-p", "conformance.plugin", "--backend",
-                                         "tests.fake_backends:AcceptAllBackend", "--report", "none", check["id"])
+                                         "tests.fake_backends:AcceptAllBackend", "--results", "out/rerun.json",
+                                         "--report", "none", *shlex.split(check["rerun"])[3:])
     rerun.assert_outcomes(failed=1)
+    rerun_data = json.loads((project.path / "out" / "rerun.json").read_text())
+    assert [c["id"] for c in rerun_data["checks"]] == [check["id"]]
+
+
+def test_check_selects_checks_within_their_items(project):
+    result, data = run(project, "--backend", "local", "--check", "*-v1-i8", "--check", "local-v3-f32")
+    assert sorted(verdicts(data)) == ["small_numpy[local-v1-i8]", "small_numpy[local-v3-f32]",
+                                      "small_rank2[local-v1-i8]", "small_rank2[local-v3-f32]",
+                                      "small_reject[local-v3-f32]"]
+    result.assert_outcomes(passed=3)
 
 
 def test_a_hang_is_a_timeout(project):
     result, data = run(project, "--backend", "tests.fake_backends:HangBackend", "--check-timeout", "1",
-                       "-k", "small_numpy and f32")
+                       "-k", "small_numpy", "--dtype", "f32")
     assert verdicts(data) == {"small_numpy[hang-v3-f32]": "timeout"}
     result.stdout.fnmatch_lines(["*timeout: no result after 1 s*"])
 
@@ -200,7 +218,7 @@ def test_outputs_beyond_the_budget_are_shape_only(project):
 
 def test_a_backend_that_eats_memory_gets_out_of_memory(project):
     result, data = run(project, "--backend", "tests.fake_backends:HogBackend", "--worker-memory", "1024",
-                       "-k", "small_numpy and f32")
+                       "-k", "small_numpy", "--dtype", "f32")
     assert verdicts(data) == {"small_numpy[hog-v3-f32]": "out_of_memory"}
     result.stdout.fnmatch_lines(["*out_of_memory: ran out of memory: MemoryError*"])
 
