@@ -161,6 +161,10 @@ def execute(check: Check, run: Any, known: list[Known], record: dict[str, Any],
     """Run one applicable check through ``run(backend_ref, request) -> Outcome`` and judge it. A check whose
     output would exceed ``budget`` bytes is shape-only: nothing is allocated, the backend declares a shape.
 
+    ``run`` may have come from a model shared with other checks; if it did and the check fails,
+    ``run.again_alone(backend_ref, request)`` recomputes it on a model of its own, and that outcome decides:
+    a verdict never depends on which checks shared a model.
+
     Fills ``record`` and returns (pytest outcome, message): "passed", "failed", "xfailed" or "skipped".
     """
     assert check.variant is not None and check.dtype is not None and check.version is not None
@@ -172,10 +176,26 @@ def execute(check: Check, run: Any, known: list[Known], record: dict[str, Any],
     else:
         data = make_data(case.data_shape, DTYPES[check.dtype])
         expected = None if check.backend_rule else expectation(case, check.version, data)
-    outcome = run(check.backend_ref, request_for(check, data, declare_only))
+    request = request_for(check, data, declare_only)
+    result = _judged(check, run(check.backend_ref, request), expected, declare_only, known, record, start)
+    record["model"] = "shared" if getattr(run, "shared", False) else "own"
+    again_alone = getattr(run, "again_alone", None)
+    if result[0] == "failed" and again_alone is not None:
+        alone = again_alone(check.backend_ref, request)
+        if alone is not None:
+            result = _judged(check, alone, expected, declare_only, known, record, start)
+            record["model"] = "shared, then own"
+    return result
+
+
+def _judged(check: Check, outcome: Outcome, expected: np.ndarray | None, declare_only: bool, known: list[Known],
+            record: dict[str, Any], start: float) -> tuple[str, str | None]:
+    """The verdict on an outcome, with the known difference that explains it, if any: into ``record``."""
+    assert check.variant is not None and check.dtype is not None
+    case = check.case
     verdict = judge(expected, check.expect_reject, outcome, shape_only=declare_only,
                     expected_shape=None if check.backend_rule else case.expect_shape, partial=case.dynamic)
-    record.update(verdict=verdict.verdict, message=verdict.message, actual=actual_json(outcome),
+    record.update(verdict=verdict.verdict, message=verdict.message, actual=actual_json(outcome), known=None,
                   first_diff=verdict.first_diff, duration=round(time.perf_counter() - start, 4))
     if expected is not None:
         record["expected"] = {"shape": list(expected.shape), "dtype": str(expected.dtype)}

@@ -9,6 +9,7 @@ import signal
 import time
 import traceback
 import zlib
+from collections.abc import Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from conformance.isolation import WorkerPool
 from conformance.run_info import RunLog
 
 ENTRY_MODULE = "test_conformance.py"
+LOOKAHEAD = 16  # test items whose checks may join a batch (conformance/batching.py)
 
 
 def _terminate(session: pytest.Session) -> None:
@@ -105,6 +107,8 @@ class State:
         self.uncached = config.getoption("uncached")
         self.budget = int(config.getoption("output_budget") * 2**20)
         self.only = tuple(config.getoption("check") or ())
+        self.upcoming: dict[str, list[CaseItem]] = {}  # backend_ref -> its items this process runs, in order
+        self.position: dict[str, int] = {}  # item nodeid -> its place there
         self.in_xdist_worker = hasattr(config, "workerinput")
         self._pool: WorkerPool | None = None
         self._batcher: Batcher | None = None
@@ -125,6 +129,15 @@ class State:
             known = {b.name: self.known.get(b.name, []) for b in self.backends.values()}
             self._batcher = Batcher(self.pool, known, self.versions, self.budget)
         return self._batcher
+
+    def peers(self, item: CaseItem) -> Iterator[Check]:
+        """The checks of an item, then those of the next items of its backend (for the Batcher). Under xdist
+        another process may run some of those: the outcomes computed for them here are then not used."""
+        yield from item.checks
+        items = self.upcoming.get(item.backend_ref, [])
+        at = self.position.get(item.nodeid, len(items))
+        for following in items[at + 1: at + 1 + LOOKAHEAD]:
+            yield from following.checks
 
     def selected(self, check: Check) -> bool:
         return not self.only or any(fnmatchcase(check.part, p) for p in self.only)
@@ -158,6 +171,13 @@ class State:
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        for item in session.items:
+            if isinstance(item, CaseItem):
+                items = self.upcoming.setdefault(item.backend_ref, [])
+                self.position[item.nodeid] = len(items)
+                items.append(item)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput"):
@@ -316,7 +336,7 @@ class CaseItem(pytest.Item):
             record.update(verdict=v.NOT_APPLICABLE, message=check.not_applicable)
             return "skipped", f"not applicable: {check.not_applicable}"
         try:
-            run = state.pool.run if state.uncached else state.batcher.runner(check, lambda: self.checks)
+            run = state.pool.run if state.uncached else state.batcher.runner(check, lambda: state.peers(self))
             outcome, message = execute(check, run, state.known.get(check.backend, []), record, budget=state.budget)
         except Exception as e:  # a bug in the harness: say so in the results, and go on with the other checks
             record.update(verdict=v.ERROR, message=f"harness error: {type(e).__name__}: {e}")

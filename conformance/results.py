@@ -13,14 +13,17 @@ Layout (``format`` = FORMAT)::
                           "expect": {"shape": [...]} | {"reject": rule}, "spec_ref": str,
                           "description": str|null, "source": str|null, "interpretation": str|null,
                           "text": the case as written in its YAML file}},
-      "checks": [{"id": pytest node id, "case": case_id, "backend": str, "backend_version": str|null,
+      "checks": [{"id": <file>::<case_id>[<backend>-<variant>-<dtype>...], "case": case_id, "backend": str,
+                  "backend_version": str|null,
                   "variant": str, "dtype": str, "verdict": one of conformance.verdicts.VERDICTS,
                   "message": str|null, "expected": {"shape": [...], "dtype": str} | {"reject": rule},
                   "actual": {"shape": [...]|null, "dtype": str|null, "declared_shape": [...]|null,
                              "error": str|null, "stage": str|null} | null,
                   "first_diff": {"index": [int], "expected": str, "actual": str} | null,
                   "known": {"reason": str, "link": str|null, "reproducer": str|null} | null,
-                  "duration": seconds, "rerun": shell command}],
+                  "duration": seconds, "rerun": shell command,
+                  "model": "own" | "shared" (a model compiled for several checks) | "shared, then own" (its
+                           outcome in the shared model failed, so it ran again alone: that outcome counts)}],
       "unmatched_known": [{"backend": str, "entry": {...}}],
       "collection_errors": [{"file": str, "line": int|null, "message": str}]
     }

@@ -190,3 +190,17 @@ class CountingBackend(LocalBackend):
         with open(os.environ["BATCH_LOG"], "a", encoding="utf-8") as log:
             log.write(f"{len(requests)}\n")
         return super().run_many(requests)
+
+
+class SharedModelBugBackend(LocalBackend):
+    """Right alone, wrong in a shared model: run_many flips the first byte of every i64 output."""
+
+    name = "sharedbug"
+    package = None
+
+    def run_many(self, requests: list[Request]) -> list[Outcome]:
+        outcomes = super().run_many(requests)
+        for outcome in outcomes:
+            if outcome.output is not None and outcome.output.dtype == np.int64 and outcome.output.size:
+                outcome.output.view(np.uint8).reshape(-1)[0] ^= 0xFF
+        return outcomes

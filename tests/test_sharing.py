@@ -81,6 +81,32 @@ def test_checks_of_a_case_share_one_call_unless_uncached(suite_dir: Path) -> Non
     assert not log.exists()
 
 
+def test_a_batch_spans_the_next_cases_of_the_backend(suite_dir: Path) -> None:
+    import os
+
+    second = CASES.split("  - id: share_reject")[0].split("cases:\n", 1)[1].replace("share_valid", "share_valid_too")
+    (suite_dir / "cases" / "share.yaml").write_text(CASES + second)
+    log = suite_dir / "batches.txt"
+    run_suite(suite_dir, "-p", "conformance.plugin", "--backend", "tests.fake_backends:CountingBackend",
+              env={**os.environ, "BATCH_LOG": str(log)})
+    # both valid cases (2 variants x 3 dtypes each) in one call; the rejection between them runs alone
+    assert log.read_text().split() == ["12"]
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_a_failure_in_a_shared_model_is_decided_by_the_check_alone(suite_dir: Path, xdist: list[str]) -> None:
+    data = run_suite(suite_dir, "-p", "conformance.plugin", "--backend", "tests.fake_backends:SharedModelBugBackend",
+                     *xdist)
+    got = {(c["case"], c["variant"], c["dtype"]): (c["verdict"], c["model"]) for c in data["checks"]
+           if c["case"] == "share_valid"}
+    assert got[("share_valid", "v3", "i64")] == ("pass", "shared, then own")
+    assert got[("share_valid", "v1", "i64")] == ("pass", "shared, then own")
+    assert got[("share_valid", "v3", "f32")] == ("pass", "shared")
+    uncached = run_suite(suite_dir, "-p", "conformance.plugin", "--backend",
+                         "tests.fake_backends:SharedModelBugBackend", "--uncached")
+    assert {c["model"] for c in uncached["checks"] if c["verdict"] == "pass"} == {"own"}
+
+
 SAMPLE_FILES = ["spec_broadcast_rules.yaml", "scalars_zero_size.yaml", "bidirectional_rules.yaml",
                 "explicit_rules.yaml"]
 
