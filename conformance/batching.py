@@ -42,9 +42,17 @@ class Batcher:
         self.waiting: dict[str, Outcome] = {}  # check name -> outcome computed in a batch
         self.alone: set[str] = set()  # checks whose batch failed: they run one by one
         self.done: set[str] = set()  # checks whose item has run: never computed again in a batch
+        self._shareable: dict[str, bool] = {}
         self.batches = self.batched = self.failed_batches = self.again_alone = 0
 
     def shareable(self, check: Check, backend_name: str) -> bool:
+        """Expected to give an output of modest size (asked of each check several times: remembered)."""
+        known = self._shareable.get(check.name)
+        if known is None:
+            known = self._shareable[check.name] = self._judge_shareable(check, backend_name)
+        return known
+
+    def _judge_shareable(self, check: Check, backend_name: str) -> bool:
         if check.not_applicable or check.variant is None or check.dtype is None or check.expect_reject:
             return False
         if shape_only(check.case, check.dtype, self.budget) or materialised_bytes(check.case, check.dtype) > \

@@ -22,8 +22,10 @@ way, fails loudly, and an entry that matched no check of a run is listed in the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from fnmatch import fnmatchcase, translate
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +72,13 @@ class Known:
 
     def _fields_match(self, fields: dict[str, str]) -> bool:
         """Every match key among ``fields`` has a glob that matches (keys not in ``fields`` are not looked at)."""
-        return all(any(fnmatchcase(fields[k], p) for p in patterns) for k, patterns in self.match if k in fields)
+        return all(pattern.fullmatch(fields[k]) for k, pattern in self._patterns if k in fields)
+
+    @cached_property
+    def _patterns(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        """Each match key's globs as one regular expression: every check of a run is looked up (fnmatchcase
+        pattern by pattern cost ~100 us a check)."""
+        return tuple((k, re.compile("|".join(f"(?:{translate(p)})" for p in patterns))) for k, patterns in self.match)
 
     def applies_to_version(self, version: str) -> bool:
         """An entry for some releases only says nothing about a run of another release."""

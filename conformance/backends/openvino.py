@@ -147,7 +147,7 @@ class OpenVINOBackend(Backend):
     dtypes = frozenset(DTYPES) - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
     runtime_inputs = frozenset({"opset1-param", "opset3-param"})
-    preload = ("openvino",)
+    preload = ("openvino", "conformance.backends.openvino_libraries")
 
     def __init__(self) -> None:
         self.compiled: OrderedDict[tuple[Any, ...], Any] = OrderedDict()  # signature -> compiled model

@@ -32,7 +32,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
     # in 32 bits, as it does for the openvino backend (see conformance/known/openvino-onnx.yaml).
     dtypes = EXPAND_DTYPES - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
-    preload = ("onnx", "openvino")
+    preload = ("onnx", "openvino", "conformance.backends.openvino_libraries")
 
     @cached_property
     def core(self) -> Any:
