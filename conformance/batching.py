@@ -9,9 +9,10 @@ check is still judged on its own, against its own reference output, when its own
 
 No verdict depends on which checks shared a model: a batch that fails as a whole runs its checks one by one,
 and a check whose outcome from a shared model fails is run again on a model of its own (``again_alone``),
-exactly as with ``--uncached``, and that outcome decides. (OpenVINO's CPU plugin has given uninitialised output
-for bidirectional Broadcasts of rank 7 to 10 with a run-time target in a model shared with other cases; each
-was right alone, and so is its verdict.)
+exactly as with ``--uncached``, and that outcome decides. (OpenVINO's CPU plugin fills the output of a
+bidirectional Broadcast of rank 7 or more with a run-time target with uninitialised memory when a rank-6 one
+comes before it in the same model: ~100 checks a run, each right alone, and so is its verdict. Reproduced with
+two nodes in tests/test_sharing.py::test_openvino_still_miscomputes_a_rank7_broadcast_after_a_rank6_one_in_one_model.)
 """
 
 from __future__ import annotations
