@@ -91,7 +91,8 @@ def _backends(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
         name, version = info.get("name", key), info.get("version")
         out[f"{name}@{version}" if version else name] = {"backend": name, "version": version,
                                                          "available": info.get("available"),
-                                                         "reason": info.get("reason")}
+                                                         "reason": info.get("reason"),
+                                                         "hardware": info.get("hardware") or []}
     return out
 
 
@@ -185,7 +186,7 @@ def _context(results: dict[str, Any], compare: dict[str, Any] | None, compare_pr
         "quiet": sorted(QUIET),
         "columns": [{"name": col, "anchor": _anchor("col", col), "tally": tallies[col],
                      **backends.get(col, {"backend": col.split("@")[0], "version": None, "available": None,
-                                          "reason": None})} for col in columns],
+                                          "reason": None, "hardware": []})} for col in columns],
         "modes": sorted({c["mode"] for c in cases.values()},
                         key=lambda m: (MODES.index(m) if m in MODES else len(MODES), m)),
         "groups": sorted({c["group"] for c in cases.values()},

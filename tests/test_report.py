@@ -161,6 +161,16 @@ def test_overview_counts_per_column(page, col, counts, rate):
     assert row.one("td", data_rate=True).text.strip() == rate
 
 
+def test_overview_shows_the_hardware_a_backend_reports(merged):
+    run = copy.deepcopy(merged)
+    key = next(k for k, b in run["backends"].items() if b.get("version") == "2025.0.0")
+    run["backends"][key]["hardware"] = ["cpu:bf16", "cpu:fp32"]
+    overview = parse(report.render(run)).by_id("overview-columns")
+    hardware = overview.one("tr", data_column="openvino@2025.0.0").one("small", **{"class": "hardware"})
+    assert hardware.text == "cpu:bf16 cpu:fp32"
+    assert not overview.one("tr", data_column="local").find_all("small", **{"class": "hardware"})
+
+
 def test_overview_per_mode_and_group(page):
     # onnxruntime@1.18.1, numpy: 4 pass + 4 known (rank) + 2 pass 2 crash (zero dim) -> 6 of 12.
     numpy = page.by_id("overview-mode").one("tr", data_mode="numpy")
