@@ -44,7 +44,6 @@ class Batcher:
         self.alone: set[str] = set()  # checks whose batch failed: they run one by one
         self.done: set[str] = set()  # checks whose item has run: never computed again in a batch
         self._shareable: dict[str, bool] = {}
-        self.batches = self.batched = self.failed_batches = self.again_alone = 0
 
     def shareable(self, check: Check, backend_name: str) -> bool:
         """Expected to give an output of modest size (asked of each check several times: remembered)."""
@@ -70,13 +69,10 @@ class Batcher:
 
     def run_batch(self, batch: list[Check], request: Request) -> Outcome:
         requests = [request] + [request_for(c, make_data(c.case.data_shape, DTYPES[c.dtype])) for c in batch[1:]]
-        self.batches += 1
         outcomes = self.pool.run_batch(batch[0].backend_ref, requests)
         if outcomes is None:
-            self.failed_batches += 1
             self.alone.update(c.name for c in batch)
             return self.pool.run(batch[0].backend_ref, request)
-        self.batched += len(batch)
         for c, outcome in zip(batch[1:], outcomes[1:], strict=True):
             self.waiting[c.name] = outcome
         return outcomes[0]
@@ -115,5 +111,4 @@ class CheckRun:
         if not self.shared:
             return None
         self.shared = False
-        self.batcher.again_alone += 1
         return self.batcher.pool.run(backend_ref, request)
