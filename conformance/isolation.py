@@ -111,7 +111,7 @@ def worker_context(preload: tuple[str, ...]) -> Any:
 class _Died(Exception):
     def __init__(self, acknowledged: bool, exitcode: int | None) -> None:
         super().__init__(describe_exit(exitcode))
-        self.acknowledged, self.exitcode = acknowledged, exitcode
+        self.acknowledged = acknowledged
 
 
 class _TimedOut(Exception):
@@ -128,18 +128,21 @@ class _Worker:
         child.close()
 
     def call(self, batch: bool, backend_ref: str, payload: Any, timeout: float) -> Any:
+        """The task's result; raises _Died, or _TimedOut once it has killed the process."""
         acknowledged = False
         try:
             self.conn.send((batch, backend_ref, payload))
-            if not self.conn.poll(timeout):
-                raise _TimedOut
-            acknowledged = self.conn.recv() == _ACK
-            if not self.conn.poll(timeout):
-                raise _TimedOut
-            return self.conn.recv()
+            acknowledged = self._reply(timeout) == _ACK
+            return self._reply(timeout)
         except (EOFError, OSError):  # the pipe is closed: the process is gone
             self.process.join(30)
             raise _Died(acknowledged, self.process.exitcode) from None
+
+    def _reply(self, timeout: float) -> Any:
+        if not self.conn.poll(timeout):
+            self.process.kill()
+            raise _TimedOut
+        return self.conn.recv()
 
     def stop(self) -> None:
         self.conn.close()
@@ -169,7 +172,6 @@ class WorkerPool:
             try:
                 return self._worker.call(batch, backend_ref, payload, self.timeout)
             except _TimedOut:
-                self._worker.process.kill()
                 self._worker.stop()
                 self._worker = self._start()
                 raise
@@ -207,7 +209,6 @@ class WorkerPool:
         except _Died as died:
             return Outcome(crash=str(died), stage="worker")
         except _TimedOut:
-            worker.process.kill()
             return Outcome(timeout=self.timeout, stage="worker")
         finally:
             worker.stop()

@@ -180,16 +180,16 @@ class State:
                 items.append(item)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        if not hasattr(session.config, "workerinput"):
+        if not self.in_xdist_worker:
             self.log.start()
             signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(session))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if not hasattr(session.config, "workerinput"):  # an xdist worker: the controller writes the results
+        if not self.in_xdist_worker:  # an xdist worker: the controller writes the results
             self.log.finish(session)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if not hasattr(self.config, "workerinput"):
+        if not self.in_xdist_worker:
             for line in self.log.summary_lines():
                 terminalreporter.write_line(line)
 

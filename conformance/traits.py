@@ -12,14 +12,17 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from conformance.cases import Case
+from conformance.data import DTYPES, special_values
 
 INT32_MAX = 2**31 - 1
-# Where the smallest subnormal stands among the special values that lead every float input (conformance/data.py):
-# after -0.0, two NaNs and the infinities in bf16, f16, f32 and f64.
-FIRST_SUBNORMAL = 5
+# Where the smallest subnormal stands among the special values that lead every bf16 input (conformance/data.py):
+# an input of more elements holds it.
+FIRST_SUBNORMAL = int(np.flatnonzero(special_values(DTYPES["bf16"]).astype(np.float64)
+                                     == float(ml_dtypes.finfo(DTYPES["bf16"]).smallest_subnormal))[0])
 
 
 def _target(case: Case) -> list[int]:
@@ -57,8 +60,8 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                        "bidirectional: a data dimension 1 faces a target_shape dimension 0"),
     "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
     "subnormal_in_data": (lambda c: math.prod(c.data_shape) > FIRST_SUBNORMAL,
-                          "a float input holds the smallest subnormal (it has more than 5 elements: the special "
-                          "values lead it)"),
+                          f"a bf16 input holds the smallest subnormal (it has more than {FIRST_SUBNORMAL} elements: "
+                          "the special values lead it)"),
     "duplicate_axes": (lambda c: len(set(_axes(c))) < len(_axes(c)), "axes_mapping repeats an axis"),
     "axes_mapping_in_numpy_mode": (lambda c: c.mode != "explicit" and c.axes_mapping is not None,
                                    "axes_mapping is given outside explicit mode"),

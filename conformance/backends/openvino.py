@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -41,9 +41,11 @@ def declared(partial_shape: Any) -> tuple[int | None, ...] | None:
 RAW_TYPES = {"bfloat16": "bf16", "float8_e4m3fn": "f8e4m3", "float8_e5m2": "f8e5m2", "int4": "i4", "uint4": "u4"}
 
 
+@cache
 def cpu_capabilities() -> tuple[str, ...]:
     """The CPU plugin's OPTIMIZATION_CAPABILITIES as ``cpu:<name>``: ``cpu:bf16`` where it runs bfloat16 natively
-    (AVX512-BF16 or AMX), which changes some results (ov-cpu-bf16-multiply-flushes-subnormals)."""
+    (AVX512-BF16 or AMX), which changes some results (ov-cpu-bf16-multiply-flushes-subnormals). A fact of the
+    machine: asked once per process, whichever OpenVINO backend asks."""
     import openvino
 
     try:
