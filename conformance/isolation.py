@@ -103,8 +103,10 @@ def worker_context(preload: tuple[str, ...]) -> Any:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
+    # conformance.worker_environment first: it keeps runtimes from starting threads as they are imported;
     # conformance.quiesce last: it stops the threads the others started, so that forking is safe
-    context.set_forkserver_preload(["numpy", "conformance.isolation", *preload, "conformance.quiesce"])
+    context.set_forkserver_preload(["conformance.worker_environment", "numpy", "conformance.isolation", *preload,
+                                    "conformance.quiesce"])
     return context
 
 

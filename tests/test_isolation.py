@@ -117,10 +117,10 @@ FORKSERVER_THREADS = """
 import os
 from multiprocessing import forkserver
 import numpy as np
-from conformance.backends import Request
+from conformance.backends import BUILTIN, Request, load
 from conformance.isolation import WorkerPool
 
-pool = WorkerPool(timeout=60, preload=("openvino", "conformance.backends.openvino_libraries"))
+pool = WorkerPool(timeout=60, preload=tuple(dict.fromkeys(m for name in BUILTIN for m in load(name).preload)))
 request = Request(mode="numpy", variant="v3", data=np.zeros((3, 1), np.float32), target_shape=np.array([2, 3, 1]),
                   axes_mapping=None)
 assert pool.run("local", request).output is not None
@@ -134,7 +134,8 @@ pool.close()
 def test_the_forkserver_holds_no_thread_when_it_forks(telemetry):
     """A fork while another thread holds a lock leaves the child waiting forever. Importing openvino starts a
     telemetry thread pool (not when the environment says CI=true), which conformance.quiesce shuts down; numpy's
-    OpenBLAS pool stops itself before each fork. The real forkserver, having forked a worker, holds one thread."""
+    OpenBLAS pool stops itself before each fork. The real forkserver, preloaded for every built-in backend, holds
+    one thread once it has forked a worker."""
     import os
     import subprocess
     import sys

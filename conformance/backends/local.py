@@ -15,6 +15,7 @@ class LocalBackend(Backend):
     # v0 is nGraph Broadcast(arg, shape, broadcast_axes); expand is ONNX Expand (bidirectional only).
     variants = {"v1": 1, "v3": 3, "v0": 0, "expand": 3}
     dtypes = frozenset(DTYPES)
+    preload = ("local_broadcast",)
 
     def variants_for(self, case: Case) -> dict[str, str | None]:
         variants = super().variants_for(case)

@@ -1,0 +1,16 @@
+"""Imported first by the forkserver that forks every worker process (conformance/isolation.py), never by the
+harness: the environment the runtimes read when the forkserver imports them.
+
+ONNX Runtime starts a telemetry thread when it is imported (on Linux since 1.29; seen with 1.32 here: a thread of
+onnxruntime_pybind11_state waiting on a timer). It does not start with CI=true in the environment (as in this
+project's CI), nor with ORT_DISABLE_TELEMETRY=1, the switch users report
+(https://github.com/OHF-Voice/wyoming-piper/issues/64); both checked here. A forkserver must hold no thread when it
+forks (conformance/quiesce.py), so the workers' environment sets it before anything imports onnxruntime. Only the
+worker processes get it: the harness's own process, and so the user's, is left as it is.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"
