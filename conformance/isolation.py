@@ -66,6 +66,7 @@ def run_checks(backend_ref: str, requests: list[Request]) -> list[Outcome] | Non
 def _serve(conn: Any, memory_limit: int | None) -> None:
     """The worker's loop: acknowledge a task, run it, send its result; until the harness closes the pipe."""
     _limit_memory(memory_limit)
+    _no_core_dumps()
     while True:
         try:
             batch, backend_ref, payload = conn.recv()
@@ -85,6 +86,13 @@ def _limit_memory(limit_bytes: int | None) -> None:
     runtime's own allocation error) instead of taking the machine."""
     if limit_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+
+def _no_core_dumps() -> None:
+    """A run has hundreds of known crashes; where core dumps are on (ulimit -c), each would write the worker's
+    whole memory (hundreds of MB with OpenVINO loaded) to disk. The signal is the result; the entry's reproducer
+    is there for the debugger."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
 
 
 def describe_exit(exitcode: int | None) -> str:

@@ -144,3 +144,34 @@ def test_the_forkserver_holds_no_thread_when_it_forks(telemetry):
     out = subprocess.run([sys.executable, "-c", FORKSERVER_THREADS], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[1], env=env, timeout=120)
     assert out.stdout.split()[0] == "1", out.stdout
+
+
+CORE_DUMP = """
+import resource
+import numpy as np
+from conformance.backends import Request
+from conformance.isolation import WorkerPool
+
+resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+pool = WorkerPool(timeout=60)
+request = Request(mode="numpy", variant="v3", data=np.zeros((3, 1), np.float32), target_shape=np.array([2, 3, 1]),
+                  axes_mapping=None)
+print(pool.run("tests.fake_backends:SegfaultBackend", request).crash)
+pool.close()
+"""
+
+
+def test_a_crashing_worker_writes_no_core_dump(tmp_path):
+    """Core dumps allowed in the harness (ulimit -c unlimited), and the kernel writing them to the working
+    directory: the worker's crash is reported, and no core file is written."""
+    import os
+    import subprocess
+    import sys
+
+    if Path("/proc/sys/kernel/core_pattern").read_text().strip() != "core":
+        pytest.skip("the kernel does not write core dumps to the working directory here")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", CORE_DUMP], capture_output=True, text=True, check=True,
+                         cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(root)}, timeout=120)
+    assert out.stdout.strip() == "signal 11 (SIGSEGV)", out
+    assert not [p.name for p in tmp_path.iterdir()]
