@@ -18,10 +18,13 @@ compiled model among them); if the batch fails in any way, the caller runs each 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.spawn
 import resource
 import signal
 import traceback
+from collections.abc import Iterator
 from typing import Any
 
 from conformance.backends import Backend, Outcome, Request, load
@@ -128,13 +131,37 @@ class _TimedOut(Exception):
     pass
 
 
+@contextlib.contextmanager
+def _without_the_main_module() -> Iterator[None]:
+    """A worker needs nothing from the harness's ``__main__``, yet multiprocessing runs a main script again in
+    every process it starts from a forkserver: with the ``pytest`` console script that is an import of pytest,
+    ~45 ms in each of the hundreds of workers that replace crashed ones (26 s of an 80 s run), and a script
+    calling pytest.main() without a ``__name__`` guard would run the suite again inside the worker. So the
+    preparation data the worker receives names no main module. (A backend given as ``__main__:Class`` is
+    therefore not loadable in a worker; a module of its own is.)"""
+    original = multiprocessing.spawn.get_preparation_data
+
+    def preparation_data(name: str) -> dict[str, Any]:
+        data = original(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        return data
+
+    multiprocessing.spawn.get_preparation_data = preparation_data  # read by each Popen._launch at call time
+    try:
+        yield
+    finally:
+        multiprocessing.spawn.get_preparation_data = original
+
+
 class _Worker:
     """One worker process and the harness's end of its pipe."""
 
     def __init__(self, context: Any, memory_limit: int | None) -> None:
         self.conn, child = context.Pipe(duplex=True)
         self.process = context.Process(target=_serve, args=(child, memory_limit), daemon=True)
-        self.process.start()
+        with _without_the_main_module():
+            self.process.start()
         child.close()
 
     def call(self, batch: bool, backend_ref: str, payload: Any, timeout: float) -> Any:

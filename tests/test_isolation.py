@@ -178,3 +178,36 @@ def test_a_crashing_worker_writes_no_core_dump(tmp_path):
                          cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(root)}, timeout=120)
     assert out.stdout.strip() == "signal 11 (SIGSEGV)", out
     assert not [p.name for p in tmp_path.iterdir()]
+
+
+MAIN_SCRIPT = """
+import os
+import numpy as np
+from conformance.backends import Request
+from conformance.isolation import WorkerPool
+
+with open(os.environ["MAIN_RUNS"], "a") as runs:  # no __name__ guard: each run of this script adds a line
+    runs.write(f"{os.getpid()}\\n")
+if os.getpid() == int(open(os.environ["MAIN_RUNS"]).readline()):
+    pool = WorkerPool(timeout=60)
+    request = Request(mode="numpy", variant="v3", data=np.zeros((3, 1), np.float32),
+                      target_shape=np.array([2, 3, 1]), axes_mapping=None)
+    print(pool.run("local", request).output.shape)
+    pool.close()
+"""
+
+
+def test_a_worker_does_not_run_the_harness_main_script(tmp_path):
+    """Run from a script (the ``pytest`` console script is one), the worker must not execute it again, as
+    multiprocessing does by default: that costs an import of pytest in every replaced worker."""
+    import os
+    import subprocess
+    import sys
+
+    script, runs = tmp_path / "main_script.py", tmp_path / "runs.txt"
+    script.write_text(MAIN_SCRIPT)
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True, cwd=root,
+                         env=os.environ | {"MAIN_RUNS": str(runs), "PYTHONPATH": str(root)}, timeout=120)
+    assert out.stdout.strip() == "(2, 3, 1)", out
+    assert len(runs.read_text().split()) == 1, "the script ran again in the worker"
