@@ -6,16 +6,17 @@ then saved ~5 ms. Loading them starts no thread, as a forkserver must hold none 
 
 from __future__ import annotations
 
-import openvino
+import contextlib
+
 from openvino.frontend import FrontEndManager
+
+from conformance.backends.openvino import cpu_capabilities
 
 
 def load_libraries() -> None:
-    try:
-        openvino.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
+    cpu_capabilities()  # loads the CPU plugin; remembered, so forked workers need not ask again
+    with contextlib.suppress(RuntimeError):  # no ONNX frontend here: each worker finds out itself, as before
         FrontEndManager().load_by_framework("onnx")
-    except RuntimeError:  # no CPU plugin or frontend here: each worker finds out itself, as before
-        pass
 
 
 load_libraries()
