@@ -1,5 +1,9 @@
-"""Judging one outcome against the reference: crash and timeout first, then rejection, shape, declared shape,
-element type, and bit-exact values (NaN payloads and signed zeros count), with the first differing index."""
+"""The one judge: a check's verdict from what was expected, what the backend did, whether the check applies at
+all, and the known difference that describes it. An outcome is judged crash and timeout first, then
+rejection (and the rule it names, where the backend says), shape, declared shape, element type, and bit-exact
+values (NaN payloads and signed zeros count), with the first differing index; then a known difference that
+matches turns its own verdict into ``known_difference``, and any other verdict into a failure that asks for the
+entry to be updated. The pytest outcome of every verdict is conformance.verdicts.PYTEST_OUTCOME."""
 
 from __future__ import annotations
 
@@ -18,6 +22,57 @@ class Judgement:
     verdict: str
     message: str | None = None  # `what=actual, but should be expected`; None for a plain pass
     first_diff: dict[str, Any] | None = None
+    known: Any = None  # the known difference (conformance.known.Known) that matched the check, if any
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the spec prescribes for a check."""
+
+    output: np.ndarray | None  # the reference output of a valid check that runs (None: a rejection, shape-only)
+    shape: tuple[int | None, ...] | None  # the output shape (None: a rejection)
+    rule: str | None  # the rule a rejection must follow (a backend's own rule may follow it in parentheses)
+    shape_only: bool = False  # nothing runs: the backend declares its shape or rejects
+    partial: bool = False  # data dimensions unknown until run time
+
+
+def rule_name(rule: str | None) -> str | None:
+    return None if rule is None else rule.split(" ", 1)[0]
+
+
+def judge(expect: Expectation | None, outcome: Outcome | None, *, known: Any = None, not_applicable: str | None = None,
+          skipped: str | None = None, harness_error: str | None = None) -> Judgement:
+    """The verdict of one check."""
+    if skipped is not None:
+        return Judgement(v.SKIPPED, skipped)
+    if not_applicable is not None:
+        return Judgement(v.NOT_APPLICABLE, not_applicable)
+    if harness_error is not None or expect is None or outcome is None:
+        return Judgement(v.ERROR, f"harness error: {harness_error or 'nothing to judge'}")
+    return with_known(judge_outcome(expect.output, expect.rule, outcome, shape_only=expect.shape_only,
+                                    expected_shape=expect.shape, partial=expect.partial), known)
+
+
+def with_known(base: Judgement, entry: Any) -> Judgement:
+    """A known difference over a verdict: its own verdict is the known difference; any other verdict fails and
+    says the entry is out of date (a pass too: the bug was fixed)."""
+    if entry is None:
+        return base
+    if base.verdict == entry.verdict:
+        return Judgement(v.KNOWN, f"known difference {entry.id}: {entry.reason} ({entry.link or 'reproducer given'})",
+                         base.first_diff, entry)
+    message = (f"known difference {entry.id} ({entry.where}) expects {entry.verdict}, but the check gave "
+               f"{base.verdict}: {base.message or 'pass'}. Update or remove the entry.")
+    return Judgement(v.ERROR if base.verdict == v.PASS else base.verdict, message, base.first_diff, entry)
+
+
+def judge_rejection(outcome: Outcome, rule: str | None) -> Judgement:
+    """An invalid input the backend rejected: for the right rule, where the backend names one."""
+    want = rule_name(rule)
+    if outcome.rule is not None and want is not None and outcome.rule != want:
+        return Judgement(v.WRONG_RULE, f"rejected at {outcome.stage} for rule {outcome.rule}: {outcome.error}, but "
+                                       f"the input breaks rule {want}")
+    return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
 
 
 def show_value(x: np.generic) -> str:
@@ -90,7 +145,7 @@ def judge_declared(expected_shape: tuple[int | None, ...] | None, expected_rule:
     ``partial``): the declared shape, or a rejection."""
     if expected_shape is None:
         if outcome.error is not None:
-            return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
+            return judge_rejection(outcome, expected_rule)
         if outcome.declared_shape is None:
             why = "the data has dimensions unknown until run time" if partial else \
                 "the output would exceed the memory budget"
@@ -112,9 +167,9 @@ def judge_declared(expected_shape: tuple[int | None, ...] | None, expected_rule:
     return Judgement(v.PASS, "shape-only check: the declared shape is right")
 
 
-def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome, *,
-          shape_only: bool = False, expected_shape: tuple[int | None, ...] | None = None,
-          partial: bool = False) -> Judgement:
+def judge_outcome(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome, *,
+                  shape_only: bool = False, expected_shape: tuple[int | None, ...] | None = None,
+                  partial: bool = False) -> Judgement:
     """expected is the reference output for a valid check, or None with the rule a rejection must follow;
     a shape-only check gives the expected shape instead of an output (None with a rule for a rejection)."""
     if outcome.crash is not None:
@@ -133,7 +188,7 @@ def judge(expected: np.ndarray | None, expected_rule: str | None, outcome: Outco
         return judge_declared(expected_shape, expected_rule, outcome, partial)
     if expected is None:
         if outcome.error is not None:
-            return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
+            return judge_rejection(outcome, expected_rule)
         got = "no output" if outcome.output is None else f"output of shape {fmt_shape(outcome.output.shape)}"
         return Judgement(v.ACCEPTED_INVALID, f"result={got}, but should be a rejection [{expected_rule}]")
     if outcome.error is not None:

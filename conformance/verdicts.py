@@ -7,6 +7,7 @@ WRONG_SHAPE = "wrong_shape"
 WRONG_DTYPE = "wrong_dtype"
 WRONG_VALUES = "wrong_values"
 ACCEPTED_INVALID = "accepted_invalid"
+WRONG_RULE = "wrong_rule"
 REJECTED_VALID = "rejected_valid"
 CRASH = "crash"
 TIMEOUT = "timeout"
@@ -23,6 +24,7 @@ VERDICTS: dict[str, tuple[str, str]] = {
     WRONG_DTYPE: ("T", "output element type differs from the data's"),
     WRONG_VALUES: ("V", "output bytes differ from the reference"),
     ACCEPTED_INVALID: ("A", "accepted an input the spec says must be rejected"),
+    WRONG_RULE: ("W", "rejected an invalid input, naming another rule than the one it breaks"),
     REJECTED_VALID: ("R", "rejected an input the spec says must be accepted"),
     CRASH: ("C", "the worker process died (signal or exit code)"),
     TIMEOUT: ("O", "the check did not finish within the timeout"),
@@ -33,5 +35,10 @@ VERDICTS: dict[str, tuple[str, str]] = {
     SKIPPED: ("-", "the backend's package is not installed"),
 }
 
-FAILING = frozenset({WRONG_SHAPE, WRONG_DTYPE, WRONG_VALUES, ACCEPTED_INVALID, REJECTED_VALID, CRASH, TIMEOUT,
-                     OUT_OF_MEMORY, ERROR})
+FAILING = frozenset({WRONG_SHAPE, WRONG_DTYPE, WRONG_VALUES, ACCEPTED_INVALID, WRONG_RULE, REJECTED_VALID, CRASH,
+                     TIMEOUT, OUT_OF_MEMORY, ERROR})
+
+# The pytest outcome of a check with each verdict: decided here and nowhere else.
+PYTEST_OUTCOME = {verdict: ("failed" if verdict in FAILING else "xfailed" if verdict == KNOWN
+                            else "skipped" if verdict in (NOT_APPLICABLE, SKIPPED) else "passed")
+                  for verdict in VERDICTS}

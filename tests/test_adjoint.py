@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import local_broadcast
 import reference
 from conformance.cases import Case, load_all
-from conformance.checks import nominal_bytes
+from conformance.run.checks import nominal_bytes
 from conformance.data import make_data
 from local_broadcast import BroadcastError
 from tests.strategies import DIMS, valid_target

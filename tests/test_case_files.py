@@ -12,7 +12,7 @@ import pytest
 
 import reference
 from conformance.cases import SCHEMA_PATH, Case, CaseFileError, load_all
-from conformance.checks import DEFAULT_BUDGET, nominal_bytes
+from conformance.run.checks import DEFAULT_BUDGET, nominal_bytes
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
 LOADED, ERRORS = load_all(CASES_DIR)

@@ -12,7 +12,9 @@ import pytest
 from hypothesis import find, given, settings
 
 import reference
-from conformance import generated, known, traits
+from conformance.run import generated
+from conformance import known
+from conformance.ops.broadcast import traits
 from conformance.backends import Outcome, Request
 from conformance.backends.local import LocalBackend
 from conformance.cases import load_all

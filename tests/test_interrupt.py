@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.results import load, load_stream
+from conformance.results.files import load, load_stream
 
 ROOT = Path(__file__).resolve().parents[1]
 

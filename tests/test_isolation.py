@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from conformance.backends import Request
-from conformance.isolation import WorkerPool, describe_exit
+from conformance.run.isolation import WorkerPool, describe_exit
 
 
 def request(shape=(3, 1)) -> Request:
@@ -118,7 +118,7 @@ import os
 from multiprocessing import forkserver
 import numpy as np
 from conformance.backends import BUILTIN, Request, load
-from conformance.isolation import WorkerPool
+from conformance.run.isolation import WorkerPool
 
 pool = WorkerPool(timeout=60, preload=tuple(dict.fromkeys(m for name in BUILTIN for m in load(name).preload)))
 request = Request(mode="numpy", variant="v3", data=np.zeros((3, 1), np.float32), target_shape=np.array([2, 3, 1]),
@@ -133,7 +133,7 @@ pool.close()
 @pytest.mark.parametrize("telemetry", ["on", "off"])
 def test_the_forkserver_holds_no_thread_when_it_forks(telemetry):
     """A fork while another thread holds a lock leaves the child waiting forever. Importing openvino starts a
-    telemetry thread pool (not when the environment says CI=true), which conformance.quiesce shuts down; numpy's
+    telemetry thread pool (not when the environment says CI=true), which conformance.run.quiesce shuts down; numpy's
     OpenBLAS pool stops itself before each fork. The real forkserver, preloaded for every built-in backend, holds
     one thread once it has forked a worker."""
     import os
@@ -150,7 +150,7 @@ CORE_DUMP = """
 import resource
 import numpy as np
 from conformance.backends import Request
-from conformance.isolation import WorkerPool
+from conformance.run.isolation import WorkerPool
 
 hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
 resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
@@ -184,7 +184,7 @@ MAIN_SCRIPT = """
 import os
 import numpy as np
 from conformance.backends import Request
-from conformance.isolation import WorkerPool
+from conformance.run.isolation import WorkerPool
 
 with open(os.environ["MAIN_RUNS"], "a") as runs:  # no __name__ guard: each run of this script adds a line
     runs.write(f"{os.getpid()}\\n")

@@ -13,7 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import reference
-from conformance.checks import nominal_bytes
+from conformance.run.checks import nominal_bytes
 from local_broadcast import (
     RULES,
     BroadcastError,
@@ -510,7 +510,7 @@ OUTPUT_BUDGET_ELEMENTS = 1 << 22
 @pytest.mark.parametrize("case", _all_cases(), ids=lambda c: c.id)
 def test_agrees_with_reference_on_every_case(case):
     """Every case file's case, on every op version it applies to, with the suite's own input data."""
-    from conformance.checks import expectation
+    from conformance.run.checks import expectation
     from conformance.data import make_data
 
     too_large = not case.dynamic and (nominal_bytes(case.data_shape, "u8") > OUTPUT_BUDGET_ELEMENTS or (

@@ -1,40 +1,62 @@
-"""The backend interface: what a Broadcast implementation under test provides.
+"""The backend interface: what an implementation under test provides.
 
 A backend is a small class. The harness (parent process) asks it cheap questions: its name, the version
-of its package, whether it is usable at all and, for a case, which variants apply and which element
-types it cannot take (and why). The check itself runs in a worker process: ``run`` gets a Request and
-returns an Outcome. A rejection by the implementation is an Outcome with ``error`` and ``stage``;
-an exception escaping ``run`` is a bug in the adapter and becomes the verdict ``error``.
+of its package, whether it is usable at all, its path axes (the ways it can run a check, as data:
+conformance/run/paths.py) and, for a case, which paths apply and which element types it cannot take (and
+why). The check itself runs in a worker process: ``run`` gets a Request and returns an Outcome. A rejection by
+the implementation is an Outcome with ``error`` and ``stage``; an exception escaping ``run`` is a bug in the
+adapter and becomes the verdict ``error``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, ClassVar
 
 import numpy as np
 
+from conformance.ops import DEFAULT as DEFAULT_OP
+from conformance.ops import get as get_op
 from conformance.cases import Case
-
+from conformance.run.paths import Axis, Path, every_path
 
 @dataclass(frozen=True)
 class Request:
     """Everything a worker needs to run one check; small and picklable."""
 
-    mode: str
-    variant: str
-    data: np.ndarray  # empty (of the check's dtype) for a shape-only check
-    target_shape: np.ndarray
-    axes_mapping: np.ndarray | None
+    op: str  # the op's name (conformance.ops.get)
+    path: Mapping[str, str]  # axis -> value
+    inputs: Mapping[str, np.ndarray | None]  # by name: data inputs (empty for a shape-only check), shape inputs
+    attrs: Mapping[str, Any] = field(default_factory=dict)  # the op's attributes (Broadcast: mode)
     # A shape-only check: the output would exceed the memory budget, so nothing is run or allocated; the
     # backend says what shape it would produce (``declare``) or rejects the input.
     shape_only: bool = False
-    data_shape: tuple[int, ...] = ()
+    input_shapes: Mapping[str, tuple[int | None, ...]] = field(default_factory=dict)  # data inputs; None: "?"
+    variant: str = ""  # the path's label, e.g. "opset3-param"
+
+    # Broadcast's inputs by name, for adapters of that op
+    @property
+    def data(self) -> np.ndarray:
+        return self.inputs["data"]  # type: ignore[return-value]
 
     @property
-    def input_shape(self) -> tuple[int, ...]:
-        return self.data_shape if self.shape_only else self.data.shape
+    def target_shape(self) -> np.ndarray:
+        return self.inputs["target_shape"]  # type: ignore[return-value]
+
+    @property
+    def axes_mapping(self) -> np.ndarray | None:
+        return self.inputs.get("axes_mapping")
+
+    @property
+    def mode(self) -> str:
+        return str(self.attrs["mode"])
+
+    @property
+    def input_shape(self) -> tuple[int | None, ...]:
+        """The data's shape as the graph declares it (None: unknown until run time)."""
+        return tuple(self.input_shapes.get("data", self.data.shape))
 
 
 @dataclass(frozen=True)
@@ -57,14 +79,19 @@ class Backend:
 
     name: ClassVar[str]
     package: ClassVar[str | None] = None  # the distribution whose version is reported
-    variants: ClassVar[dict[str, int]]  # variant -> op version it runs (0, 1 or 3)
+    ops: ClassVar[frozenset[str]] = frozenset({"broadcast"})  # the ops it runs
+    # Its path axes (conformance/run/paths.py). A simple backend may give ``variants`` instead: one axis
+    # "variant", each value running the Broadcast version it maps to (0, 1 or 3).
+    axes: ClassVar[tuple[Axis, ...]] = ()
+    variants: ClassVar[dict[str, int]] = {}
     dtypes: ClassVar[frozenset[str]]  # element types (conformance.data.DTYPES names) it takes
     unsupported: ClassVar[dict[str, str]] = {}  # element type it does not take -> why (else a generic reason)
-    # The variants that feed target_shape (and axes_mapping) at run time, not when the model is built.
-    runtime_inputs: ClassVar[frozenset[str]] = frozenset()
     # Modules a worker process imports before its first check (its forkserver does, once): the runtime's own
     # package, so that a worker replacing one that crashed is ready at once.
     preload: ClassVar[tuple[str, ...]] = ()
+
+    def path_axes(self) -> tuple[Axis, ...]:
+        return self.axes or (Axis("variant", tuple(self.variants)),)
 
     def version(self) -> str | None:
         if self.package is None:
@@ -86,22 +113,36 @@ class Backend:
             return f"package {self.package!r} is not installed"
         return None
 
-    def variants_for(self, case: Case) -> dict[str, str | None]:
-        """Each variant that applies to the case's op versions, with None or the reason it is not
-        applicable. An empty dict means the backend has nothing to say about the case."""
-        return {v: None for v, version in self.variants.items() if version in case.versions}
+    def op_version(self, path: Path, op: str = DEFAULT_OP) -> int | None:
+        """The version of the op a path runs (Broadcast: 0, 1 or 3), where a case says which versions it
+        applies to; None: any."""
+        variant = dict(path).get("variant")
+        return self.variants.get(variant) if variant is not None else None
 
-    def why_not(self, case: Case, variant: str, dtype: str) -> str | None:
+    def paths_for(self, case: Case) -> dict[Path, str | None]:
+        """Each path that applies to the case, with None or the reason it is not applicable. ``{(): reason}``:
+        the backend cannot express the case at all (one not-applicable check); empty: nothing to say."""
+        if case.op not in self.ops:
+            return {(): f"{self.name} does not run op {case.op}"}
+        versions = get_op(case.op).versions(case.params)
+        return {path: None for path in every_path(self.path_axes())
+                if not versions or self.op_version(path, case.op) in versions}
+
+    def fed_at_run_time(self, path: Path) -> bool:
+        """The path feeds the shape inputs at run time, not when the model is built."""
+        return False
+
+    def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
         if dtype not in self.dtypes:
             return self.unsupported.get(dtype, f"{self.name} does not take element type {dtype}")
-        if case.dynamic and not case.valid and variant in self.runtime_inputs:
+        if case.dynamic and not case.valid and self.fed_at_run_time(path):
             return ("a declared-shape check of an invalid input: with target_shape fed at run time, nothing "
                     "before running can know it breaks a rule")
         return None
 
-    def shape_type_rule(self, variant: str, shape_dtype: str) -> str | None:
-        """A rule of this backend's op that rejects target_shape / axes_mapping of this integer type, which
-        the Broadcast spec allows (T_SHAPE: any integer type); None if the type is fine."""
+    def shape_type_rule(self, path: Path, shape_dtype: str) -> str | None:
+        """A rule of this backend's op that rejects shape inputs of this integer type, which the spec allows
+        (T_SHAPE: any integer type); None if the type is fine."""
         return None
 
     def run(self, request: Request) -> Outcome:
@@ -120,6 +161,7 @@ class Backend:
 
     def describe(self) -> dict[str, Any]:
         reason = self.unavailable()
-        described: dict[str, Any] = {"version": self.version(), "available": reason is None, "reason": reason}
+        described: dict[str, Any] = {"version": self.version(), "available": reason is None, "reason": reason,
+                                     "axes": {a.name: list(a.values) for a in self.path_axes()}}
         hardware = self.hardware() if reason is None else ()
         return {**described, "hardware": list(hardware)} if hardware else described

@@ -23,6 +23,7 @@ import numpy as np
 
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.cases import Case
+from conformance.run.paths import Axis, Path
 
 # onnx >= 1.23 writes IR version 14 by default, which older runtimes refuse; IR 7 is enough for opset 13.
 IR_VERSION = 7
@@ -54,7 +55,7 @@ def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = 
         elem = tensor_type(request.data.dtype)
         inputs.append(helper.make_tensor_value_info(data, elem, list(request.input_shape)))
         shape = np.asarray(request.target_shape)
-        if request.variant.endswith("-input"):
+        if request.path["shape"] == "input":
             inputs.append(helper.make_tensor_value_info(shape_name, tensor_type(shape.dtype), list(shape.shape)))
         else:
             initializers.append(numpy_helper.from_array(shape, shape_name))
@@ -83,7 +84,7 @@ def batch_feeds(requests: list[Request]) -> dict[str, np.ndarray]:
     for i, request in enumerate(requests):
         suffix = str(i) if i else ""
         feeds[f"data{suffix}"] = request.data.astype(object) if request.data.dtype.kind == "U" else request.data
-        if request.variant.endswith("-input"):
+        if request.path["shape"] == "input":
             feeds[f"shape{suffix}"] = np.asarray(request.target_shape)
     return feeds
 
@@ -123,32 +124,39 @@ def as_requested(outcome: Outcome, request: Request) -> Outcome:
 class ExpandBackend(Backend):
     """A backend that runs ONNX Expand models; subclasses implement ``run_model``."""
 
-    variants = {"opset8-init": 3, "opset8-input": 3, "opset13-init": 3, "opset13-input": 3}
-    runtime_inputs = frozenset({"opset8-input", "opset13-input"})
+    axes = (Axis("opset", ("8", "13"), {"8": "opset8", "13": "opset13"}, "the ONNX opset of the Expand node"),
+            Axis("shape", ("initializer", "input"), {"initializer": "init", "input": "input"},
+                 "Expand's shape input as an initializer (known when the model is loaded) or a graph input (fed "
+                 "at run time)"))
     dtypes = EXPAND_DTYPES
     output_rank: ClassVar[bool] = False  # see expand_model
 
-    def variants_for(self, case: Case) -> dict[str, str | None]:
-        if case.mode != "bidirectional":
-            reason = (f"ONNX Expand has the bidirectional rule only; a {case.mode}-mode case would be "
-                      "judged against a rule Expand does not claim")
-            return {"expand": reason}
-        if case.axes_mapping is not None:
-            return {"expand": "ONNX Expand has no axes_mapping input"}
-        return super().variants_for(case)
+    def op_version(self, path: Path, op: str = "broadcast") -> int | None:
+        return 3  # Expand is the bidirectional rule, Broadcast-3's
+
+    def fed_at_run_time(self, path: Path) -> bool:
+        return dict(path)["shape"] == "input"
+
+    def paths_for(self, case: Case) -> dict[Path, str | None]:
+        if case.op == "broadcast" and case.params.mode != "bidirectional":
+            return {(): f"ONNX Expand has the bidirectional rule only; a {case.params.mode}-mode case would be "
+                        "judged against a rule Expand does not claim"}
+        if case.op == "broadcast" and case.params.axes_mapping is not None:
+            return {(): "ONNX Expand has no axes_mapping input"}
+        return super().paths_for(case)
 
     def model(self, request: Request) -> Any:
-        opset_name, kind = request.variant.split("-")
-        return expand_model(request, int(opset_name.removeprefix("opset")), kind == "input", self.output_rank)
+        return expand_model(request, int(request.path["opset"]), request.path["shape"] == "input",
+                            self.output_rank)
 
-    def why_not(self, case: Case, variant: str, dtype: str) -> str | None:
+    def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
         if dtype in ("i4", "u4", "f8e4m3", "f8e5m2"):
             return NOT_IN_EXPAND.format(dtype=dtype)
-        if dtype == "bf16" and variant.startswith("opset8"):
+        if dtype == "bf16" and dict(path)["opset"] == "8":
             return "ONNX Expand-8's type constraint T has no bfloat16 (Expand-13 added it)"
-        return super().why_not(case, variant, dtype)
+        return super().why_not(case, path, dtype)
 
-    def shape_type_rule(self, variant: str, shape_dtype: str) -> str | None:
+    def shape_type_rule(self, path: Path, shape_dtype: str) -> str | None:
         if shape_dtype != "i64":
             return "onnx_shape_int64 (ONNX Expand's shape input is tensor(int64) only)"
         return None
@@ -161,7 +169,7 @@ class ExpandBackend(Backend):
         outcomes: dict[int, Outcome] = {}
         by_opset: dict[int, list[int]] = {}
         for i, request in enumerate(requests):
-            by_opset.setdefault(int(request.variant.split("-")[0].removeprefix("opset")), []).append(i)
+            by_opset.setdefault(int(request.path["opset"]), []).append(i)
         for opset, members in by_opset.items():
             batch = [requests[i] for i in members]
             results = self.run_model_many(expand_batch_model(batch, opset, self.output_rank), batch_feeds(batch))

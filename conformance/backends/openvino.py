@@ -1,8 +1,9 @@
 """OpenVINO: opset1 and opset3 Broadcast, built with the real `openvino` package, run on the CPU plugin.
 
-Every check runs in one of two variants, which take different code paths in OpenVINO:
-``const``  target_shape and axes_mapping are Constants: the output shape is inferred when the node is built;
-``param``  they are Parameters fed at inference: the node's shape is dynamic and resolved at run time.
+Its path axes: ``opset`` (1 or 3: the opset the Broadcast node is built from) and ``target_shape``, which takes
+different code paths in OpenVINO:
+``Constant``   target_shape and axes_mapping are Constants: the output shape is inferred when the node is built;
+``Parameter``  they are Parameters fed at inference: the node's shape is dynamic and resolved at run time.
 The data is always a Parameter, so the CPU plugin's Broadcast kernel runs (a Constant would be folded).
 
 Compiling is most of a check's cost (about 25 ms), so ``run_many`` puts the Broadcast nodes of several checks
@@ -22,6 +23,7 @@ import numpy as np
 
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.data import DTYPES
+from conformance.run.paths import Axis, Path
 
 COMPILED_CACHE_SIZE = 64
 STRING_UNSUPPORTED = ("OpenVINO's CPU plugin takes no string tensors: compile_model fails with 'CPU plugin does not "
@@ -145,10 +147,13 @@ class Graph:
 class OpenVINOBackend(Backend):
     name = "openvino"
     package = "openvino"
-    variants = {"opset1-const": 1, "opset1-param": 1, "opset3-const": 3, "opset3-param": 3}
+    axes = (Axis("opset", ("1", "3"), {"1": "opset1", "3": "opset3"},
+                 "the opset the Broadcast node is built from: Broadcast-1 or Broadcast-3"),
+            Axis("target_shape", ("Constant", "Parameter"), {"Constant": "const", "Parameter": "param"},
+                 "target_shape and axes_mapping as Constants (the output shape inferred when the node is built) "
+                 "or as Parameters fed at run time"))
     dtypes = frozenset(DTYPES) - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
-    runtime_inputs = frozenset({"opset1-param", "opset3-param"})
     preload = ("openvino", "conformance.backends.openvino_libraries")
 
     def __init__(self) -> None:
@@ -163,6 +168,12 @@ class OpenVINOBackend(Backend):
     def hardware(self) -> tuple[str, ...]:
         return cpu_capabilities()
 
+    def op_version(self, path: Path, op: str = "broadcast") -> int | None:
+        return int(dict(path)["opset"])
+
+    def fed_at_run_time(self, path: Path) -> bool:
+        return dict(path)["target_shape"] == "Parameter"
+
     def graph(self, request: Request, prefix: str = "") -> Graph | Outcome:
         """The check's node and inputs; or the rejection at build time."""
         import openvino
@@ -170,9 +181,9 @@ class OpenVINOBackend(Backend):
         import openvino.opset3
         from openvino.utils.node_factory import NodeFactory
 
-        opset_name = request.variant.split("-")[0]
+        opset_name = f"opset{request.path['opset']}"
         opset = openvino.opset1 if opset_name == "opset1" else openvino.opset3
-        as_param = request.variant.endswith("-param")
+        as_param = request.path["target_shape"] == "Parameter"
         # -1: a dimension unknown until run time (a case's "?")
         data = opset.parameter([-1 if d is None else d for d in request.input_shape],
                                element_type(request.data.dtype), name=f"{prefix}data")
@@ -207,7 +218,7 @@ class OpenVINOBackend(Backend):
     @staticmethod
     def signature(request: Request) -> tuple[Any, ...]:
         """What the compiled model depends on: with Parameters for the shape inputs, their lengths only."""
-        as_param = request.variant.endswith("-param")
+        as_param = request.path["target_shape"] == "Parameter"
 
         def shape_input(values: np.ndarray | None) -> Any:
             if values is None:
@@ -215,7 +226,7 @@ class OpenVINOBackend(Backend):
             return (values.dtype.name, values.shape) if as_param else (values.dtype.name, values.tobytes())
 
         # dtype names, not .str: every ml_dtypes type of one byte is '<V1'
-        return (request.variant, request.mode, request.data.dtype.name, request.input_shape,
+        return (tuple(request.path.items()), request.mode, request.data.dtype.name, request.input_shape,
                 shape_input(request.target_shape), shape_input(request.axes_mapping))
 
     def run(self, request: Request) -> Outcome:

@@ -1,38 +1,24 @@
 """Case files: YAML in, validated Case records out, every problem named with its file and line.
 
-Loading uses PyYAML's safe loader only (``yaml.compose`` for positions, ``yaml.safe_load`` for values),
-so no tag can construct an object. A case's ``expect`` is checked against the reference at load time:
-a case that contradicts the spec's own rule is a collection error, not a backend failure.
+A case names its op (``op:``, ``broadcast`` where omitted); what is particular to the op (its keys, rules and
+reference) is the op's (conformance/ops/). A case's ``expect`` is checked against the op's reference at load
+time: a case that contradicts the spec's own rule is a collection error, not a backend failure. Reading the
+YAML safely is conformance/cases/yaml_file.py's; the schema is conformance/cases/schema.py's.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-import numpy as np
-import yaml
+from conformance import ops
+from conformance.cases.schema import GENERATED, GROUPS, case_validator, file_validator
+from conformance.cases.yaml_file import CaseFileError, node_at, parse
+from conformance.ops.base import Shape
 
-import reference
-
-SCHEMA_PATH = Path(__file__).with_name("case.schema.json")
-# libyaml's safe loader where PyYAML has it (about 10x faster, same marks and tags), else the pure-Python one
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-DEFAULT_VERSIONS = {"numpy": (1, 3), "explicit": (1, 3), "bidirectional": (3,)}
-GENERATED = "generated"  # the group of cases drawn by conformance/generated.py (never of a case file)
-
-
-class CaseFileError(Exception):
-    """A problem in a case file, with where it is."""
-
-    def __init__(self, file: str, line: int | None, message: str) -> None:
-        self.file, self.line, self.message = file, line, message
-        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+COMMON_KEYS = ("id", "op", "description", "expect", "spec_ref", "dtypes", "source", "shape_dtypes",
+               "upstream_error", "interpretation")
 
 
 @dataclass(frozen=True)
@@ -41,12 +27,9 @@ class Case:
     file: str
     line: int
     group: str
-    mode: str
-    versions: tuple[int, ...]
-    data_shape: tuple[int | None, ...]  # None: a dimension unknown when the graph is built ("?")
-    target_shape: Any  # a list of ints, or nested lists where a case tests the 1-D rule
-    axes_mapping: Any
-    expect_shape: tuple[int | None, ...] | None
+    op: str
+    params: Any  # the op's own: for broadcast a BroadcastParams (mode, versions, data_shape, ...)
+    expect_shape: Shape | None
     expect_reject: str | None
     spec_ref: str
     description: str | None = None
@@ -54,8 +37,12 @@ class Case:
     source: str | None = None
     interpretation: str | None = None
     upstream_error: str | None = None
-    shape_dtypes: tuple[str, ...] = ("i64",)  # integer types of target_shape and axes_mapping to sweep
+    shape_dtypes: tuple[str, ...] = ("i64",)  # integer types of the shape inputs to sweep
     text: str = field(default="", compare=False)
+
+    @property
+    def spec(self) -> ops.Op:
+        return ops.get(self.op)
 
     @property
     def valid(self) -> bool:
@@ -64,163 +51,45 @@ class Case:
     @property
     def dynamic(self) -> bool:
         """Some data dimension is unknown when the graph is built: the case checks declared shapes only."""
-        return None in self.data_shape
+        return any(None in shape for shape in self.spec.data_shapes(self.params).values())
 
     def summary(self) -> str:
-        axes = f", axes_mapping {self.axes_mapping}" if self.axes_mapping is not None else ""
-        return f"{self.mode}, data {show_dims(self.data_shape)}, target_shape {self.target_shape}{axes}"
+        return self.spec.summary(self.params)
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "group": self.group, "mode": self.mode,
-                "versions": list(self.versions), "data_shape": as_yaml_dims(self.data_shape),
-                "target_shape": self.target_shape, "axes_mapping": self.axes_mapping,
+        return {"file": self.file, "line": self.line, "group": self.group, "op": self.op,
+                "params": self.spec.to_json(self.params),
                 "expect": ({"shape": as_yaml_dims(self.expect_shape or ())} if self.valid
                            else {"reject": self.expect_reject}),
                 "spec_ref": self.spec_ref, "description": self.description, "source": self.source,
                 "upstream_error": self.upstream_error, "interpretation": self.interpretation, "text": self.text}
 
 
-def dims_from_yaml(dims: list[Any]) -> tuple[int | None, ...]:
+def dims_from_yaml(dims: list[Any]) -> Shape:
     return tuple(None if d == "?" else d for d in dims)
 
 
-def as_yaml_dims(dims: tuple[int | None, ...]) -> list[int | str]:
+def as_yaml_dims(dims: Shape) -> list[int | str]:
     return ["?" if d is None else d for d in dims]
 
 
-def show_dims(dims: tuple[int | None, ...]) -> str:
-    shown = ", ".join("?" if d is None else str(d) for d in dims)
-    return f"({shown},)" if len(dims) == 1 else f"({shown})"
-
-
-@cache
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
-
-
-def _node_at(node: yaml.Node, path: Iterable[Any]) -> yaml.Node:
-    """The YAML node a jsonschema error path points at (as deep as the path can be followed)."""
-    for step in path:
-        if isinstance(node, yaml.MappingNode):
-            children = [v for k, v in node.value if k.value == step]
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            children = [node.value[step]]
-        else:
-            children = []
-        if not children:
-            break
-        node = children[0]
-    return node
-
-
-def _bad_keys(node: yaml.Node) -> Iterator[tuple[yaml.Node, str]]:
-    """Keys given twice in one mapping (PyYAML silently keeps the last, which would hide a typo), and keys
-    that are not plain scalars (``? [a, b]``)."""
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            if not isinstance(key, yaml.ScalarNode):
-                yield key, "a mapping key must be a plain name, not a list or mapping"
-            elif key.value in seen:
-                yield key, f"key {key.value!r} given twice in one mapping"
-            else:
-                seen.add(key.value)
-            yield from _bad_keys(value)
-    elif isinstance(node, yaml.SequenceNode):
-        for child in node.value:
-            yield from _bad_keys(child)
-
-
-# Bounds on what one case file may hold: far beyond any real case file, far below what hurts the run.
-MAX_FILE_BYTES = 1_000_000
-MAX_NODES = 200_000  # counted with every alias expanded: an alias bomb is small on disk, huge in memory
-MAX_DEPTH = 32
-
-
-def _check_bounds(name: str, root: yaml.Node) -> None:
-    """Depth and expanded size of the node graph, in linear time (aliases are shared node objects)."""
-    expanded: dict[int, int] = {}
-    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
-    while stack:
-        node, depth, children_done = stack.pop()
-        if depth > MAX_DEPTH:
-            raise CaseFileError(name, node.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels")
-        if id(node) in expanded:
-            continue
-        if isinstance(node, yaml.MappingNode):
-            children = [n for pair in node.value for n in pair]
-        elif isinstance(node, yaml.SequenceNode):
-            children = list(node.value)
-        else:
-            expanded[id(node)] = 1
-            continue
-        if not children_done:
-            stack.append((node, depth, True))
-            stack.extend((child, depth + 1, False) for child in children if id(child) not in expanded)
-            continue
-        expanded[id(node)] = 1 + sum(expanded[id(child)] for child in children)
-        if expanded[id(node)] > MAX_NODES:
-            raise CaseFileError(name, node.start_mark.line + 1,
-                                f"more than {MAX_NODES} values once aliases are expanded (an alias bomb?)")
-
-
-def _parse(path: Path, name: str) -> tuple[Any, yaml.Node, str]:
-    raw = path.read_bytes()
-    if len(raw) > MAX_FILE_BYTES:
-        raise CaseFileError(name, 1, f"file is {len(raw) / 1e6:.1f} MB, but a case file may hold at most "
-                                     f"{MAX_FILE_BYTES / 1e6:g} MB: split it")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise CaseFileError(name, line, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
-    loader = None
-    try:
-        loader = SAFE_LOADER(text)  # the safe loader only: no tag can construct an object
-        root = loader.get_single_node()
-        if root is None:
-            raise CaseFileError(name, 1, "empty file: a case file has `group` and a list of `cases`")
-        _check_bounds(name, root)
-        for key, problem in _bad_keys(root):
-            raise CaseFileError(name, key.start_mark.line + 1, problem)
-        data = loader.construct_document(root)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        raise CaseFileError(name, mark.line + 1 if mark else None, f"YAML error: {e.problem or e}") from None
-    except yaml.reader.ReaderError as e:
-        line = text[: e.position].count("\n") + 1
-        raise CaseFileError(name, line, f"YAML error: unacceptable character #x{e.character:04x}") from None
-    except yaml.YAMLError as e:
-        raise CaseFileError(name, None, f"YAML error: {e}") from None
-    except RecursionError:
-        raise CaseFileError(name, None, "nesting too deep for the YAML parser") from None
-    finally:
-        if loader is not None:
-            loader.dispose()
-    return data, root, text
-
-
-def _check_semantics(case: Case) -> str | None:
-    """Rules a schema cannot say; returns the problem or None."""
-    if case.mode == "bidirectional" and set(case.versions) - {3}:
-        return "versions: Broadcast-1 and nGraph Broadcast have no bidirectional mode; use [3]"
-    if 0 in case.versions and (case.mode != "explicit" or not case.valid):
-        return "versions: 0 (nGraph Broadcast) applies to valid explicit-mode cases only"
+def check_expectation(case: Case) -> str | None:
+    """What is wrong with a case beyond its schema: the op's own rules, then its expect against the reference."""
+    spec = case.spec
+    problem = spec.problems(case.params, case.valid)
+    if problem:
+        return problem
     if case.expect_shape is not None and None in case.expect_shape and not case.dynamic:
         return "expect.shape: \"?\" is for cases whose data_shape has a \"?\" (a static input has a static output)"
-    for name in ("target_shape", "axes_mapping"):
-        try:
-            np.asarray(getattr(case, name) or [], dtype=np.int64)
-        except ValueError:
-            return f"{name}: nested lists of unequal lengths are no tensor; give one list per row, all equally long"
-    try:
-        shape = reference.output_shape(case.data_shape, case.target_shape, case.axes_mapping, case.mode)
-    except reference.BroadcastRuleError as e:
+    shape, rule = spec.outcome(case.params)
+    if rule is not None:
         if case.valid:
-            return f"expect.shape={as_yaml_dims(case.expect_shape or ())}, but the reference rejects it: {e}"
-        if e.rule != case.expect_reject:
-            return f"expect.reject={case.expect_reject}, but the reference rejects for rule {e.rule}: {e}"
+            return (f"expect.shape={as_yaml_dims(case.expect_shape or ())}, but the reference rejects it "
+                    f"[{rule}]: {spec.summary(case.params)}")
+        if rule != case.expect_reject:
+            return f"expect.reject={case.expect_reject}, but the reference rejects for rule {rule}"
         return None
+    assert shape is not None
     if not case.valid:
         return f"expect.reject={case.expect_reject}, but the reference accepts it with shape {as_yaml_dims(shape)}"
     if tuple(shape) != case.expect_shape:
@@ -229,37 +98,50 @@ def _check_semantics(case: Case) -> str | None:
     return None
 
 
+def _schema_error(validator: Any, data: Any, root: Any, at: list[Any], name: str) -> None:
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        err = min(errors, key=lambda e: len(e.absolute_path))  # the outermost problem explains the rest
+        path = [*at, *err.absolute_path]
+        where = "/".join(map(str, path)) or "top level"
+        raise CaseFileError(name, node_at(root, path).start_mark.line + 1, f"{where}: {err.message}")
+
+
+def case_from(raw: dict[str, Any], name: str, line: int, group: str, text: str) -> Case:
+    """One case of a file, already valid by its op's schema."""
+    spec = ops.get(raw.get("op", ops.DEFAULT))
+    expect = raw["expect"]
+    return Case(
+        id=raw["id"], file=name, line=line, group=group, op=spec.name if "op" not in raw else raw["op"],
+        params=spec.parse({k: v for k, v in raw.items() if k not in COMMON_KEYS}),
+        expect_shape=dims_from_yaml(expect["shape"]) if "shape" in expect else None,
+        expect_reject=expect.get("reject"), spec_ref=raw["spec_ref"], description=raw.get("description"),
+        dtypes=tuple(raw["dtypes"]) if "dtypes" in raw else None, source=raw.get("source"),
+        interpretation=raw.get("interpretation"), upstream_error=raw.get("upstream_error"),
+        shape_dtypes=tuple(raw.get("shape_dtypes", ("i64",))), text=text)
+
+
 def load_file(path: Path, root_dir: Path) -> list[Case]:
     """Every case of one file, or CaseFileError for the first problem found."""
     try:
         name = path.relative_to(root_dir).as_posix()
     except ValueError:
         name = path.as_posix()
-    data, root, text = _parse(path, name)
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    if errors:
-        err = min(errors, key=lambda e: len(e.absolute_path))  # the outermost problem explains the rest
-        where = "/".join(map(str, err.absolute_path)) or "top level"
-        node = _node_at(root, err.absolute_path)
-        raise CaseFileError(name, node.start_mark.line + 1, f"{where}: {err.message}")
+    data, root, text = parse(path, name)
+    _schema_error(file_validator(), data, root, [], name)
     lines = text.splitlines()
     cases = []
-    for raw, node in zip(data["cases"], _node_at(root, ["cases"]).value, strict=True):
-        expect = raw["expect"]
-        mode = raw["mode"]
-        case = Case(
-            id=raw["id"], file=name, line=node.start_mark.line + 1, group=data["group"], mode=mode,
-            versions=tuple(raw.get("versions", DEFAULT_VERSIONS[mode])),
-            data_shape=dims_from_yaml(raw["data_shape"]), target_shape=raw["target_shape"],
-            axes_mapping=raw.get("axes_mapping"),
-            expect_shape=dims_from_yaml(expect["shape"]) if "shape" in expect else None,
-            expect_reject=expect.get("reject"), spec_ref=raw["spec_ref"], description=raw.get("description"),
-            dtypes=tuple(raw["dtypes"]) if "dtypes" in raw else None, source=raw.get("source"),
-            interpretation=raw.get("interpretation"), upstream_error=raw.get("upstream_error"),
-            shape_dtypes=tuple(raw.get("shape_dtypes", ("i64",))),
-            text="\n".join(lines[node.start_mark.line:node.end_mark.line]).rstrip(),
-        )
-        problem = _check_semantics(case)
+    for i, (raw, node) in enumerate(zip(data["cases"], node_at(root, ["cases"]).value, strict=True)):
+        op_name = raw.get("op", ops.DEFAULT)
+        try:
+            validator = case_validator(op_name)
+        except ops.OpNotFound as e:
+            raise CaseFileError(name, node_at(root, ["cases", i, "op"]).start_mark.line + 1,
+                                f"cases/{i}/op: {e}") from None
+        _schema_error(validator, raw, root, ["cases", i], name)
+        case = case_from(raw, name, node.start_mark.line + 1, data["group"],
+                         "\n".join(lines[node.start_mark.line:node.end_mark.line]).rstrip())
+        problem = check_expectation(case)
         if problem:
             raise CaseFileError(name, case.line, f"case {case.id}: {problem}")
         cases.append(case)
@@ -298,3 +180,7 @@ def load_all(cases_dir: Path, root_dir: Path | None = None) -> tuple[dict[Path, 
             first = seen
             loaded[path] = cases
     return loaded, errors
+
+
+__all__ = ["GENERATED", "GROUPS", "Case", "CaseFileError", "as_yaml_dims", "case_files", "check_expectation",
+           "dims_from_yaml", "load_all", "load_file"]

@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 
 from conformance import known as known_mod
-from conformance import results
+from conformance.results import files as results
 from conformance.backends import Backend
-from conformance.cases import load_all
 
 PACKAGES = ("numpy", "openvino", "onnxruntime", "onnx", "pytest", "pytest-xdist", "PyYAML",
             "jsonschema", "Jinja2", "ml_dtypes", "hypothesis")
@@ -74,8 +73,7 @@ class RunLog:
         self.collection_errors: list[dict[str, Any]] = []
         self.written: list[Path] = []
         self.unmatched: list[dict[str, Any]] = []
-        self._cases: dict[str, dict[str, Any]] | None = None
-        self._streamed_cases: set[str] = set()
+        self.cases: dict[str, dict[str, Any]] = {}
         self.stream: results.Stream | None = None
         self.compare: dict[str, Any] | Path | None = None
 
@@ -109,28 +107,16 @@ class RunLog:
                 "platform": platform.platform(), "cpu": _cpu(), "argv": list(config.invocation_params.args),
                 "packages": _versions()}
 
-    def use_cases(self, loaded: dict[Path, list[Any]]) -> None:
-        """The cases this process collected: the results describe them without loading the files again."""
-        if self._cases is None:
-            self._cases = {c.id: c.to_json() for cs in loaded.values() for c in cs}
-
-    def cases(self) -> dict[str, dict[str, Any]]:
-        if self._cases is None:  # the xdist controller collects nothing: it reads the files once, here
-            option = self.config.getoption("cases")
-            cases_dir = Path(option) if option else self.config.rootpath / "cases"
-            loaded, _ = load_all(cases_dir, self.config.rootpath) if cases_dir.is_dir() else ({}, {})
-            self._cases = {c.id: c.to_json() for cs in loaded.values() for c in cs}
-        return self._cases
+    def add_case(self, case_id: str, data: dict[str, Any]) -> None:
+        """A case some check ran on (each test item sends its own: no process reads the case files again)."""
+        if case_id not in self.cases:
+            self.cases[case_id] = data
+            if self.stream is not None:
+                self.stream.write({"case": case_id, "data": data})
 
     def add_check(self, record: dict[str, Any]) -> None:
-        data = record.pop("case_data", None)  # a row of no case file (the generated checks) describes itself
-        if data is not None:
-            self.cases().setdefault(record["case"], data)
         self.checks.append(record)
         if self.stream is not None:
-            if record["case"] not in self._streamed_cases:
-                self._streamed_cases.add(record["case"])
-                self.stream.write({"case": record["case"], "data": self.cases().get(record["case"])})
             self.stream.write({"check": record})
 
     def add_collection_error(self, error: dict[str, Any]) -> None:
@@ -139,11 +125,6 @@ class RunLog:
             if self.stream is not None:
                 self.stream.write({"collection_error": error})
 
-    def filtered(self) -> bool:
-        option, config = self.config.option, self.config
-        return bool(option.keyword or option.markexpr or config.getoption("mode") or config.getoption("dtype")
-                    or any("::" in str(arg) for arg in config.invocation_params.args))
-
     def _path(self, option: str) -> Path | None:
         value = self.config.getoption(option)
         if not value or value == "none":
@@ -151,16 +132,14 @@ class RunLog:
         path = Path(value)
         return path if path.is_absolute() else self.config.invocation_params.dir / path
 
-    def build(self, complete: bool) -> dict[str, Any]:
+    def build(self, complete: bool, restricted: bool = False) -> dict[str, Any]:
         used = {r["case"] for r in self.checks}
-        cases = {case_id: data for case_id, data in self.cases().items() if case_id in used}
+        cases = {case_id: data for case_id, data in self.cases.items() if case_id in used}
         matched = {(r["backend"], r["known"]["id"]) for r in self.checks if r.get("known")}
         names = {b.name for b in self.backends.values()}
         versions = {b.name: b.version() or "" for b in self.backends.values()}
-        unmatched = [{"backend": name, "entry": k.to_json()} for name, ks in self.known.items() if name in names
-                     for k in ks if (name, k.id) not in matched and k.applies_to_version(versions[name])]
-        if self.filtered():  # a subset of the checks ran: an entry for the others matching nothing is no news
-            unmatched = []
+        unmatched = known_mod.unmatched({n: ks for n, ks in self.known.items() if n in names}, matched, versions,
+                                        restricted)
         return {
             "format": results.FORMAT,
             "run": {**self._run_info, "finished": _now(), "complete": complete,
@@ -172,12 +151,12 @@ class RunLog:
             "collection_errors": self.collection_errors,
         }
 
-    def finish(self, session: pytest.Session) -> None:
+    def finish(self, session: pytest.Session, restricted: bool = False) -> None:
         if self.runs_nothing:
             return
         interrupted = (session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
                        or bool(session.shouldfail))
-        data = self.build(complete=not interrupted)
+        data = self.build(complete=not interrupted, restricted=restricted)
         self.unmatched = data["unmatched_known"]
         if self.stream is not None:
             self.stream.write({"footer": {key: data["run"][key] for key in ("finished", "complete", "wall_time")}

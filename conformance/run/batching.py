@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from conformance import known as known_mod
 from conformance import verdicts as v
 from conformance.backends import Outcome, Request
-from conformance.checks import Check, materialised_bytes, request_for, shape_only
-from conformance.data import DTYPES, make_data
-from conformance.known import Known, find
+from conformance.run.execute import prepare
+from conformance.run.plan import Check, materialised_bytes, shape_only
 
 MAX_BATCH = 64
 MAX_BATCH_BYTES = 1 << 20  # a larger check runs alone: a batch should not hold many large arrays at once
@@ -32,8 +32,21 @@ MAX_BATCH_BYTES = 1 << 20  # a larger check runs alone: a batch should not hold 
 OUTPUT_VERDICTS = frozenset({v.WRONG_VALUES, v.WRONG_SHAPE, v.WRONG_DTYPE})
 
 
+class Alone:
+    """Every check on a model of its own, one worker call each (``--uncached``)."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]:
+        return self.pool.run(check.backend_ref, request), "own"
+
+    def alone(self, check: Check, request: Request) -> Outcome:
+        return self.pool.run(check.backend_ref, request)
+
+
 class Batcher:
-    def __init__(self, pool: Any, known: dict[str, list[Known]], versions: dict[str, str | None],
+    def __init__(self, pool: Any, known: dict[str, list[known_mod.Known]], versions: dict[str, str | None],
                  budget: int, size: int = MAX_BATCH) -> None:
         self.pool = pool
         self.known = known
@@ -41,74 +54,68 @@ class Batcher:
         self.budget = budget
         self.size = size
         self.waiting: dict[str, Outcome] = {}  # check name -> outcome computed in a batch
-        self.alone: set[str] = set()  # checks whose batch failed: they run one by one
+        self.lone: set[str] = set()  # checks whose batch failed: they run one by one
         self.done: set[str] = set()  # checks whose item has run: never computed again in a batch
         self._shareable: dict[str, bool] = {}
 
-    def shareable(self, check: Check, backend_name: str) -> bool:
+    def shareable(self, check: Check) -> bool:
         """Expected to give an output of modest size (asked of each check several times: remembered)."""
         known = self._shareable.get(check.name)
         if known is None:
-            known = self._shareable[check.name] = self._judge_shareable(check, backend_name)
+            known = self._shareable[check.name] = self._judge_shareable(check)
         return known
 
-    def _judge_shareable(self, check: Check, backend_name: str) -> bool:
-        if check.not_applicable or check.variant is None or check.dtype is None or check.expect_reject:
+    def _judge_shareable(self, check: Check) -> bool:
+        if check.not_applicable or check.path is None or check.dtype is None or check.expect_reject:
             return False
         if shape_only(check.case, check.dtype, self.budget) or materialised_bytes(check.case, check.dtype) > \
                 MAX_BATCH_BYTES:
             return False
-        entry = find(self.known.get(backend_name, []), check.case.id, check.variant, check.dtype,
-                     self.versions.get(check.backend_ref), check.shape_dtype)
+        entry = known_mod.find(self.known.get(check.backend, []), known_mod.Facts(
+            check.case, check.dtype, check.shape_dtype, check.path, check.variant,
+            self.versions.get(check.backend_ref)))
         return entry is None or entry.verdict in OUTPUT_VERDICTS
 
-    def runner(self, check: Check, peers: Callable[[], Iterable[Check]]) -> CheckRun:
-        """The ``run`` for execute(): this check's outcome from a batch (formed now, with ``peers``: the checks
-        this process runs next on the same backend, in order), or from a run of its own."""
-        return CheckRun(self, check, peers)
+    def runner(self, peers: Callable[[], Iterable[Check]]) -> Shared:
+        """The Runner of one test item's checks: ``peers`` are the checks this process runs next on the same
+        backend, in order (its item's, then the next items')."""
+        return Shared(self, peers)
 
     def run_batch(self, batch: list[Check], request: Request) -> Outcome:
-        requests = [request] + [request_for(c, make_data(c.case.data_shape, DTYPES[c.dtype])) for c in batch[1:]]
+        requests = [request] + [prepare(c, self.budget).request for c in batch[1:]]
         outcomes = self.pool.run_batch(batch[0].backend_ref, requests)
         if outcomes is None:
-            self.alone.update(c.name for c in batch)
+            self.lone.update(c.name for c in batch)
             return self.pool.run(batch[0].backend_ref, request)
         for c, outcome in zip(batch[1:], outcomes[1:], strict=True):
             self.waiting[c.name] = outcome
         return outcomes[0]
 
 
-class CheckRun:
-    """One check's ``run``: from a batch, or alone; and once more alone if the batch's outcome fails."""
+class Shared:
+    """A check's outcome from a batch (formed when the first of its checks runs), or alone."""
 
-    def __init__(self, batcher: Batcher, check: Check, peers: Callable[[], Iterable[Check]]) -> None:
-        self.batcher, self.check, self.peers = batcher, check, peers
-        self.shared = False
+    def __init__(self, batcher: Batcher, peers: Callable[[], Iterable[Check]]) -> None:
+        self.batcher, self.peers = batcher, peers
 
-    def __call__(self, backend_ref: str, request: Request) -> Outcome:
-        batcher, check = self.batcher, self.check
+    def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]:
+        batcher = self.batcher
         batcher.done.add(check.name)
         waiting = batcher.waiting.pop(check.name, None)
         if waiting is not None:
-            self.shared = True
-            return waiting
-        if check.name not in batcher.alone and batcher.shareable(check, check.backend):
+            return waiting, "shared"
+        if check.name not in batcher.lone and batcher.shareable(check):
             batch = [check]
             for c in self.peers():
                 if len(batch) == batcher.size:
                     break
-                if c.name not in batcher.done and c.name not in batcher.alone and c.name not in batcher.waiting \
-                        and c.backend_ref == check.backend_ref and batcher.shareable(c, c.backend):
+                if c.name not in batcher.done and c.name not in batcher.lone and c.name not in batcher.waiting \
+                        and c.backend_ref == check.backend_ref and batcher.shareable(c):
                     batch.append(c)
             if len(batch) > 1:
                 outcome = batcher.run_batch(batch, request)
-                self.shared = check.name not in batcher.alone
-                return outcome
-        return batcher.pool.run(backend_ref, request)
+                return outcome, "own" if check.name in batcher.lone else "shared"
+        return batcher.pool.run(check.backend_ref, request), "own"
 
-    def again_alone(self, backend_ref: str, request: Request) -> Outcome | None:
-        """The outcome on a model of the check's own, if the last one came from a shared model; else None."""
-        if not self.shared:
-            return None
-        self.shared = False
-        return self.batcher.pool.run(backend_ref, request)
+    def alone(self, check: Check, request: Request) -> Outcome:
+        return self.batcher.pool.run(check.backend_ref, request)

@@ -114,10 +114,10 @@ def worker_context(preload: tuple[str, ...]) -> Any:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    # conformance.worker_environment first: it keeps runtimes from starting threads as they are imported;
-    # conformance.quiesce last: it stops the threads the others started, so that forking is safe
-    context.set_forkserver_preload(["conformance.worker_environment", "numpy", "conformance.isolation", *preload,
-                                    "conformance.quiesce"])
+    # conformance.run.worker_environment first: it keeps runtimes from starting threads as they are imported;
+    # conformance.run.quiesce last: it stops the threads the others started, so that forking is safe
+    context.set_forkserver_preload(["conformance.run.worker_environment", "numpy", "conformance.run.isolation", *preload,
+                                    "conformance.run.quiesce"])
     return context
 
 
@@ -190,13 +190,15 @@ class _Worker:
 
 
 class WorkerPool:
-    """One worker per pytest process (and so per xdist worker), replaced when it dies or hangs."""
+    """A worker per backend in each pytest process (and so in each xdist worker), replaced when it dies or hangs.
+    Backends never share a worker: what one backend's adapter does to its process (patching a module, changing
+    the floating-point mode) cannot change another backend's verdicts."""
 
     def __init__(self, timeout: float, memory_limit: int | None = None, preload: tuple[str, ...] = ()) -> None:
         self.timeout = timeout
         self.memory_limit = memory_limit
         self.context = worker_context(preload)
-        self._worker: _Worker | None = self._start()
+        self._workers: dict[str, _Worker] = {}
 
     def _start(self) -> _Worker:
         return _Worker(self.context, self.memory_limit)
@@ -204,17 +206,18 @@ class WorkerPool:
     def _call(self, batch: bool, backend_ref: str, payload: Any) -> Any:
         """The task's result; raises _Died or _TimedOut (the worker is then replaced)."""
         for attempt in range(2):
-            if self._worker is None:
-                self._worker = self._start()
+            worker = self._workers.get(backend_ref)
+            if worker is None:
+                worker = self._workers[backend_ref] = self._start()
             try:
-                return self._worker.call(batch, backend_ref, payload, self.timeout)
+                return worker.call(batch, backend_ref, payload, self.timeout)
             except _TimedOut:
-                self._worker.stop()
-                self._worker = self._start()
+                worker.stop()
+                self._workers[backend_ref] = self._start()
                 raise
             except _Died as died:
-                self._worker.stop()
-                self._worker = self._start()  # forked now: it gets ready while the harness judges
+                worker.stop()
+                self._workers[backend_ref] = self._start()  # forked now: it gets ready while the harness judges
                 # Gone before it took the task (it died after its last one): that is not this task's doing.
                 if died.acknowledged or attempt:
                     raise
@@ -251,6 +254,6 @@ class WorkerPool:
             worker.stop()
 
     def close(self) -> None:
-        if self._worker is not None:
-            self._worker.stop()
-            self._worker = None
+        for worker in self._workers.values():
+            worker.stop()
+        self._workers.clear()

@@ -1,0 +1,219 @@
+"""What pytest collects: the case directory, each case file, and one test item per case and backend (every check
+of that case on that backend), plus one item per backend for the generated checks."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import verdicts as v
+from conformance.cases import Case, CaseFileError, load_file
+from conformance.judge import judge
+from conformance.plugin.state import State
+from conformance.results.record import CaseRecord, CheckRecord
+from conformance.run import generated
+from conformance.run.execute import execute, fill, record_for
+from conformance.run.plan import Check, plan
+
+STATE = pytest.StashKey[State]()
+
+
+def state_of(config: pytest.Config) -> State:
+    return config.stash[STATE]
+
+
+def rerun_command(nodeid: str, check: Check | None = None) -> str:
+    """The command that reruns the test item ``nodeid``, or just one of its checks."""
+    only = f" --check {shlex.quote(check.part)}" if check is not None else ""
+    return f"python3 -m pytest -p conformance.plugin {shlex.quote(nodeid)}{only}"
+
+
+class CasesDir(pytest.Dir):
+    """The case directory: its files (and folders), then the generated checks."""
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        yield from super().collect()
+        if self.config.getoption("generated_examples") > 0:
+            yield GeneratedChecks.from_parent(self, name="generated")
+
+
+class CaseFile(pytest.File):
+    """One YAML file of cases: a collection error names its file and line; the other files still run."""
+
+    def collect(self) -> Iterator[CaseItem]:
+        state = state_of(self.config)
+        cases = load_file(self.path, self.config.rootpath)
+        for case in cases:
+            first = state.seen_cases.get(case.id)
+            if first is not None and first is not case:
+                raise CaseFileError(case.file, case.line, f"duplicate case id {case.id!r}: first defined at "
+                                                          f"{first.file}:{first.line}")
+        for case in cases:
+            state.seen_cases.setdefault(case.id, case)
+        for case in cases:
+            if state.modes and getattr(case.params, "mode", None) not in state.modes:
+                continue
+            for ref, backend in state.backends.items():
+                checks = [c for c in plan(case, backend, ref, state.dtypes, state.selection) if state.selected(c)]
+                if checks:
+                    yield CaseItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case, backend_ref=ref,
+                                               checks=checks)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        if isinstance(excinfo.value, CaseFileError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class CheckFailure(Exception):
+    pass
+
+
+def _payload(case: CaseRecord, case_id: str, records: list[CheckRecord]) -> str:
+    # The records travel to xdist's controller as JSON text: execnet's own encoding cannot carry an int below
+    # -2**31 (a target value of -2**63 is one), and would end the worker with an internal error.
+    return json.dumps({"cases": {case_id: case.to_json()},
+                       "checks": [r.to_json() for r in records]})
+
+
+class CaseItem(pytest.Item):
+    """Every check of one case on one backend (each path, element type and shape type): one test item.
+
+    Each check keeps its own verdict, record (the results file and the report have a cell per check, with the
+    id ``<file>::<case>[<backend>-<path>-<dtype>]``) and rerun command (``--check``). The item's pytest outcome
+    follows from its checks' verdicts (conformance.verdicts.PYTEST_OUTCOME): it fails if a check fails, and its
+    message names each failing check; it is skipped if none of its checks applies, and xfails if every check
+    that applies is a known difference. One item per check spent more time in pytest's protocol and xdist's
+    messages than in most checks (31,500 items a full run)."""
+
+    def __init__(self, *, case: Case, backend_ref: str, checks: list[Check], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case, self.backend_ref, self.checks = case, backend_ref, checks
+
+    def check_id(self, check: Check) -> str:
+        return f"{self.parent.nodeid}::{check.name}"
+
+    def runtest(self) -> None:
+        state = state_of(self.config)
+        records: list[CheckRecord] = []
+        case_record = CaseRecord.from_json(self.case.to_json())
+        try:
+            for check in self.checks:
+                record = self._run(check, record_for(check, self.check_id(check), state.versions[self.backend_ref],
+                                                     rerun_command(self.nodeid, check)))
+                records.append(record)
+                if not state.in_xdist_worker:  # in the results stream at once, so that an interrupted run keeps it
+                    state.log.add_case(self.case.id, case_record.to_json())
+                    state.log.add_check(record.to_json())
+        finally:
+            if state.in_xdist_worker:
+                self.user_properties.append(("conformance", _payload(case_record, self.case.id, records)))
+        outcomes = [v.PYTEST_OUTCOME[r.verdict] for r in records]
+        failures = [self._failure(c, r) for c, r in zip(self.checks, records, strict=True)
+                    if v.PYTEST_OUTCOME[r.verdict] == "failed"]
+        if failures:
+            raise CheckFailure("\n".join(failures))
+        if all(o == "skipped" for o in outcomes):
+            pytest.skip(records[0].message or "")
+        if all(o in ("xfailed", "skipped") for o in outcomes):
+            pytest.xfail("; ".join(dict.fromkeys(r.message or "" for r in records if r.verdict == v.KNOWN)))
+
+    def _run(self, check: Check, record: CheckRecord) -> CheckRecord:
+        """One check, judged, into its record."""
+        state = state_of(self.config)
+        unavailable = state.unavailable[self.backend_ref]
+        if unavailable or check.not_applicable:
+            skipped = f"{state.backends[self.backend_ref].name}: {unavailable}" if unavailable else None
+            return fill(record, judge(None, None, skipped=skipped, not_applicable=check.not_applicable))
+        try:
+            return execute(check, state.runner(self), state.known.get(check.backend, []), record, state.budget)
+        except Exception as e:  # a bug in the harness: say so in the results, and go on with the other checks
+            fill(record, judge(None, None, harness_error=f"{type(e).__name__}: {e}"))
+            record.message = f"{record.message}\n{traceback.format_exc(limit=-6)}"
+            return record
+
+    def _failure(self, check: Check, record: CheckRecord) -> str:
+        return (f"{check.part}: {record.verdict}: {record.message} {check.context()}\n"
+                f"  case: {check.case.file}:{check.case.line} ({check.case.spec_ref})\n  rerun: {record.rerun}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        if isinstance(excinfo.value, (CheckFailure, pytest.xfail.Exception)):
+            # the message is the whole story; pytest's traceback of it would parse source files (~0.2 s each)
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.config.rootpath / self.case.file, self.case.line - 1, self.name
+
+
+class GeneratedChecks(pytest.Collector):
+    """One item per backend: a hypothesis search over generated inputs (conformance/run/generated.py)."""
+
+    def collect(self) -> Iterator[GeneratedItem]:
+        state = state_of(self.config)
+        if state.modes or state.dtypes or state.shard or state.selection:  # a restricted run: the search is
+            return                                                          # for full runs
+        for ref, backend in state.backends.items():
+            yield GeneratedItem.from_parent(self, name=f"generated_{backend.name}", backend_ref=ref)
+
+
+class GeneratedItem(pytest.Item):
+    def __init__(self, *, backend_ref: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.backend_ref = backend_ref
+
+    def runtest(self) -> None:
+        state = state_of(self.config)
+        backend = state.backends[self.backend_ref]
+        examples, seed = self.config.getoption("generated_examples"), self.config.getoption("generated_seed")
+        record = CheckRecord(id=self.nodeid, case=generated.GENERATED, backend=backend.name,
+                             backend_version=state.versions[self.backend_ref], verdict=v.ERROR,
+                             rerun=f"python3 -m pytest -p conformance.plugin {shlex.quote(self.nodeid)} "
+                                   f"--generated-seed {seed} --generated-examples {examples}")
+        try:
+            if state.unavailable[self.backend_ref]:
+                record.verdict, record.message = v.SKIPPED, state.unavailable[self.backend_ref]
+                pytest.skip(f"{backend.name}: {state.unavailable[self.backend_ref]}")
+            start = time.perf_counter()
+            try:
+                found = generated.search(backend, self.backend_ref, state.runner_alone(),
+                                         state.known.get(backend.name, []), state.versions[self.backend_ref],
+                                         examples, seed, state.budget)
+            except Exception as e:  # a bug in the harness: say so in the results too, then let pytest show it
+                record.message = f"harness error: {type(e).__name__}: {e}"
+                raise
+            record.duration = round(time.perf_counter() - start, 4)
+            if found.failure is None:
+                record.verdict, record.message = v.PASS, found.summary()
+                return
+            check, drawn, failed = found.failure
+            message = failed.message or failed.verdict
+            path = generated.write_found(state.cases_dir, check, drawn, message, seed, examples)
+            record.verdict, record.actual, record.expected = failed.verdict, failed.actual, failed.expected
+            record.first_diff = failed.first_diff
+            record.message = f"{message}; shrunk from {found.summary()}; written to {path}"
+            traits = ", ".join(check.case.spec.traits_of(check.case.params)) or "none"
+            raise CheckFailure(f"{message} {check.context()}\n  a generated input no known difference explains, "
+                               f"shrunk and written to {path}\n  traits of the input: {traits}\n  {found.summary()}")
+        finally:
+            case = generated.case_record(examples, seed)
+            if state.in_xdist_worker:
+                self.user_properties.append(("conformance", _payload(case, generated.GENERATED, [record])))
+            else:
+                state.log.add_case(generated.GENERATED, case.to_json())
+                state.log.add_check(record.to_json())
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        if isinstance(excinfo.value, CheckFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(generated.__file__), 0, self.name

@@ -1,0 +1,76 @@
+"""The options of `pytest conformance`, and their values checked before anything runs."""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+import pytest
+
+from conformance.backends import BUILTIN
+from conformance.run import generated
+
+
+def add(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "Broadcast conformance")
+    group.addoption("--backend", action="append", default=None, metavar="NAME",
+                    help=f"backend to run: {', '.join(BUILTIN)}, an installed plug-in's entry-point name, "
+                         "onnx-backend:MODULE or module:Class (repeatable; default: all built-in)")
+    group.addoption("--mode", action="append", default=None, choices=["numpy", "explicit", "bidirectional"],
+                    help="only cases of this mode (repeatable)")
+    group.addoption("--dtype", action="append", default=None, metavar="DTYPE",
+                    help="only these element types, e.g. f32 (repeatable)")
+    group.addoption("--path", action="append", default=None, metavar="AXIS=VALUE",
+                    help="only the paths with this value of this axis, e.g. target_shape=Parameter (repeatable; "
+                         "values of one axis add up; --list-paths shows every backend's axes)")
+    group.addoption("--list-paths", action="store_true",
+                    help="print every backend's path axes and their values, and run nothing")
+    group.addoption("--cases", default=None, metavar="DIR", help="case directory (default: <rootdir>/cases)")
+    group.addoption("--known", action="append", default=[], metavar="FILE",
+                    help="extra known-differences file, named <backend>.yaml (repeatable)")
+    group.addoption("--check-timeout", type=float, default=120.0, metavar="SECONDS",
+                    help="per-check timeout; the worker is killed and replaced (default 120)")
+    group.addoption("--worker-memory", type=float, default=8192, metavar="MIB",
+                    help="address-space limit of each worker process in MiB; 0 for none (default 8192)")
+    group.addoption("--output-budget", type=float, default=256, metavar="MIB",
+                    help="a check whose output would exceed this is shape-only: nothing is allocated "
+                         "(default 256)")
+    group.addoption("--check", action="append", default=None, metavar="GLOB",
+                    help="only the checks whose name within their case matches, e.g. 'openvino-opset3-const-i64' "
+                         "or '*-i64' (repeatable; a failure prints the command that reruns just its check)")
+    group.addoption("--uncached", action="store_true",
+                    help="build, compile and run one model per check, one check per worker call: the slow path, "
+                         "kept to measure against and to rule out shared models as the cause of a verdict")
+    group.addoption("--shard", default=None, metavar="K/N",
+                    help="run the K-th of N deterministic slices of the cases (1 <= K <= N), e.g. for N CI jobs; "
+                         "`python3 -m conformance report` merges their results files into one page")
+    group.addoption("--generated-examples", type=int, default=generated.DEFAULT_EXAMPLES, metavar="N",
+                    help="inputs hypothesis draws and runs per backend (default %(default)s; 0: none; thousands for "
+                         "a long search)")
+    group.addoption("--generated-seed", type=int, default=generated.DEFAULT_SEED, metavar="SEED",
+                    help="seed of the generated inputs (default %(default)s, so every run draws the same ones)")
+    group.addoption("--results", default="reports/results.json", metavar="PATH",
+                    help="results file to write (default reports/results.json)")
+    group.addoption("--report", default="reports/index.html", metavar="PATH",
+                    help="HTML report to write (default reports/index.html; 'none' to skip)")
+    group.addoption("--bench", default="reports/bench.json", metavar="BENCH.json",
+                    help="benchmark results (python3 -m bench.broadcast_bench) to chart in the report; the default "
+                         "file is shown when it exists ('none' to leave it out)")
+    group.addoption("--compare", default=None, metavar="OLD.json",
+                    help="an earlier results file: the report lists new failures, fixes and other changed verdicts "
+                         "since it (read when the run starts, so it may be the --results file of the last run)")
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    m = re.fullmatch(r"(\d+)/(\d+)", text.strip())
+    if not m or not 1 <= int(m[1]) <= int(m[2]):
+        raise pytest.UsageError(f"--shard {text}: give K/N with 1 <= K <= N, e.g. --shard 2/4")
+    return int(m[1]), int(m[2])
+
+
+def shard_of(case_id: str, shards: int) -> int:
+    """The shard (1..N) a case belongs to: a hash of its id, the same on every machine and run, so N jobs
+    with --shard 1/N .. N/N run every case exactly once; all checks of a case stay together."""
+    return zlib.crc32(case_id.encode()) % shards + 1

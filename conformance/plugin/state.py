@@ -1,0 +1,180 @@
+"""A conformance run's state in one pytest process: the backends, known differences, worker pool and batcher,
+and the hooks that see every report (the xdist controller, or the only process, writes the results)."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+from collections.abc import Iterator
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from conformance import known as known_mod
+from conformance.backends import Backend, BackendNotFound, load
+from conformance.backends import BUILTIN
+from conformance.plugin.options import parse_shard, shard_of
+from conformance.results.run_log import RunLog
+from conformance.run import paths
+from conformance.run.batching import Alone, Batcher
+from conformance.run.execute import Runner
+from conformance.run.isolation import WorkerPool
+from conformance.run.plan import Check
+
+if TYPE_CHECKING:
+    from conformance.plugin.items import CaseItem
+
+LOOKAHEAD = 16  # test items whose checks may join a batch (conformance/run/batching.py)
+
+
+def _terminate(session: pytest.Session) -> None:
+    """SIGTERM ends the run after the check in progress: the results so far are written, marked incomplete.
+    (A flag, not an exception thrown into whatever code runs: that could leave the worker pool's locks held.)
+    A second SIGTERM does not wait."""
+    if session.shouldstop:
+        raise KeyboardInterrupt("SIGTERM, twice")
+    session.shouldstop = "terminated by SIGTERM"
+
+
+class State:
+    """Per-process state of a conformance run."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        refs = config.getoption("backend") or list(BUILTIN)
+        try:
+            self.backends: dict[str, Backend] = {ref: load(ref) for ref in refs}
+            self.selection = paths.parse_selection(config.getoption("path") or ())
+        except (BackendNotFound, TypeError, ValueError) as e:
+            raise pytest.UsageError(str(e)) from e
+        modes = config.getoption("mode")
+        self.modes = set(modes) if modes else None
+        dtypes = config.getoption("dtype")
+        self.dtypes = tuple(dtypes) if dtypes else None
+        # asked once: importlib.metadata reads files each time, which cost more than a check
+        self.versions = {ref: b.version() for ref, b in self.backends.items()}
+        self.unavailable = {ref: b.unavailable() for ref, b in self.backends.items()}
+        hardware = {b.name: b.hardware() for ref, b in self.backends.items() if not self.unavailable[ref]}
+        try:
+            loaded = known_mod.load([Path(p) for p in config.getoption("known")])
+        except ValueError as e:
+            raise pytest.UsageError(f"known differences: {e}") from e
+        self.known = known_mod.on_hardware(loaded, hardware)
+        self.shard = parse_shard(config.getoption("shard"))
+        self.uncached = config.getoption("uncached")
+        self.budget = int(config.getoption("output_budget") * 2**20)
+        self.only = tuple(config.getoption("check") or ())
+        option = config.getoption("cases")
+        self.cases_dir = (Path(option) if option else config.rootpath / "cases").resolve()
+        self.seen_cases: dict[str, Any] = {}  # case id -> the Case collected first (duplicates name both)
+        self.upcoming: dict[str, list[CaseItem]] = {}  # backend_ref -> its items this process runs, in order
+        self.position: dict[str, int] = {}  # item nodeid -> its place there
+        self.in_xdist_worker = hasattr(config, "workerinput")
+        self.deselected = False
+        self._pool: WorkerPool | None = None
+        self._batcher: Batcher | None = None
+        self.log = RunLog(config, self.backends, self.known)
+
+    @property
+    def pool(self) -> WorkerPool:
+        if self._pool is None:
+            memory = int(self.config.getoption("worker_memory") * 2**20)
+            preload = tuple(dict.fromkeys(m for b in self.backends.values() for m in b.preload))
+            self._pool = WorkerPool(timeout=self.config.getoption("check_timeout"), memory_limit=memory or None,
+                                    preload=preload)
+        return self._pool
+
+    def runner(self, item: CaseItem) -> Runner:
+        if self.uncached:
+            return Alone(self.pool)
+        if self._batcher is None:
+            known = {b.name: self.known.get(b.name, []) for b in self.backends.values()}
+            self._batcher = Batcher(self.pool, known, self.versions, self.budget)
+        return self._batcher.runner(lambda: self.peers(item))
+
+    def runner_alone(self) -> Runner:
+        return Alone(self.pool)
+
+    def peers(self, item: CaseItem) -> Iterator[Check]:
+        """The checks of an item, then those of the next items of its backend (for the Batcher). Under xdist
+        another process may run some of those: the outcomes computed for them here are then not used."""
+        yield from item.checks
+        items = self.upcoming.get(item.backend_ref, [])
+        at = self.position.get(item.nodeid, len(items))
+        for following in items[at + 1: at + 1 + LOOKAHEAD]:
+            yield from following.checks
+
+    def selected(self, check: Check) -> bool:
+        return not self.only or any(fnmatchcase(check.part, p) for p in self.only)
+
+    def restricted(self) -> bool:
+        """Some checks of the suite were left out: a known difference matching none of those that ran is no news."""
+        option = self.config.option
+        return bool(self.deselected or self.shard or self.only or self.selection or self.dtypes or self.modes
+                    or option.keyword or option.markexpr
+                    or any("::" in str(arg) or str(arg).endswith((".yaml", ".yml"))
+                           for arg in self.config.invocation_params.args))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+
+    # Hooks, registered as a plugin object: the controller (or the only process) sees every report.
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            text = str(report.longrepr)
+            m = re.match(r"(?P<file>[^\n]+?):(?P<line>\d+): (?P<message>.*)", text, re.S)
+            self.log.add_collection_error({"file": m["file"], "line": int(m["line"]), "message": m["message"]}
+                                          if m else {"file": report.nodeid, "line": None, "message": text})
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        payload = dict(report.user_properties).get("conformance")
+        if payload is not None and report.when == "call":
+            data = json.loads(payload)
+            for case_id, case in data["cases"].items():
+                self.log.add_case(case_id, case)
+            for record in data["checks"]:
+                self.log.add_check(record)
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.deselected = self.deselected or bool(items)
+
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        from conformance.plugin.items import CaseItem
+
+        if self.shard is None:
+            return
+        k, n = self.shard
+        keep, drop = [], []
+        for item in items:
+            in_shard = not isinstance(item, CaseItem) or shard_of(item.case.id, n) == k
+            (keep if in_shard else drop).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        from conformance.plugin.items import CaseItem
+
+        for item in session.items:
+            if isinstance(item, CaseItem):
+                items = self.upcoming.setdefault(item.backend_ref, [])
+                self.position[item.nodeid] = len(items)
+                items.append(item)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if not self.in_xdist_worker:
+            self.log.start()
+            signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(session))
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if not self.in_xdist_worker:  # an xdist worker: the controller writes the results
+            self.log.finish(session, restricted=self.restricted())
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.in_xdist_worker:
+            for line in self.log.summary_lines():
+                terminalreporter.write_line(line)

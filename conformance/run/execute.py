@@ -1,0 +1,111 @@
+"""Running one check and judging it: its inputs, the request a worker runs, the reference's expectation, the
+known difference that describes it, and its record.
+
+Where a check's outcome comes from is a ``Runner``'s business (conformance/run/runners.py): a worker of its own,
+or a model shared with other checks. No verdict depends on sharing: an outcome from a shared model that fails
+is computed again on a model of the check's own, and that outcome decides; the record says which model
+decided (``model``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from conformance import known as known_mod
+from conformance import ops
+from conformance import verdicts as v
+from conformance.backends import Outcome, Request
+from conformance.cases import as_yaml_dims
+from conformance.data import DTYPES, make_data
+from conformance.judge import Expectation, Judgement, judge
+from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
+from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
+
+
+class Runner(Protocol):
+    """Where outcomes come from: ``outcome`` gives a check's outcome and the model it came from ("own" or
+    "shared"); ``alone`` computes it again on a model of its own."""
+
+    def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]: ...
+
+    def alone(self, check: Check, request: Request) -> Outcome: ...
+
+
+@dataclass(frozen=True)
+class Prepared:
+    request: Request
+    expect: Expectation
+
+
+def prepare(check: Check, budget: int = DEFAULT_BUDGET) -> Prepared:
+    """The request a worker runs for an applicable check, and what the spec prescribes for it. A check whose
+    output would exceed ``budget`` bytes is shape-only: nothing is allocated, the backend declares a shape."""
+    assert check.path is not None and check.dtype is not None
+    case = check.case
+    op = ops.get(case.op)
+    declare_only = shape_only(case, check.dtype, budget)
+    dtype = DTYPES[check.dtype]
+    shapes = op.data_shapes(case.params)
+    data = {name: np.empty((0,), dtype) if declare_only else make_data(shape, dtype)  # type: ignore[arg-type]
+            for name, shape in shapes.items()}
+    expected = None
+    if not declare_only and check.backend_rule is None and case.valid:
+        expected = op.expected(case.params, data, check.version)
+    request = Request(op=case.op, path=check.path_dict, inputs={**data, **op.shape_inputs(case.params,
+                                                                                           DTYPES[check.shape_dtype])},
+                      attrs=op.attributes(case.params), shape_only=declare_only, input_shapes=shapes,
+                      variant=check.variant)
+    return Prepared(request, Expectation(expected, None if check.backend_rule else case.expect_shape,
+                                         check.expect_reject, declare_only, case.dynamic))
+
+
+def record_for(check: Check, check_id: str, version: str | None, rerun: str) -> CheckRecord:
+    """A check's record before it is judged: what it is and what it expects."""
+    case = check.case
+    expected = (Expected(shape=as_yaml_dims(case.expect_shape or ()), dtype=check.dtype)
+                if check.expect_reject is None else Expected(reject=check.expect_reject))
+    return CheckRecord(id=check_id, case=case.id, op=case.op, backend=check.backend, backend_version=version,
+                       path=check.path_dict, variant=check.variant, dtype=check.dtype or "",
+                       shape_dtype=check.shape_dtype, verdict=v.ERROR, expected=expected, rerun=rerun)
+
+
+def actual_of(outcome: Outcome) -> Actual:
+    out = outcome.output
+    return Actual(shape=None if out is None else list(out.shape), dtype=None if out is None else str(out.dtype),
+                  declared_shape=None if outcome.declared_shape is None else list(outcome.declared_shape),
+                  error=outcome.error or outcome.crash or outcome.out_of_memory or outcome.adapter_error
+                  or (f"timeout after {outcome.timeout:g} s" if outcome.timeout else None),
+                  stage=outcome.stage, rule=outcome.rule)
+
+
+def fill(record: CheckRecord, judgement: Judgement, outcome: Outcome | None = None,
+         expected: np.ndarray | None = None) -> CheckRecord:
+    record.verdict, record.message = judgement.verdict, judgement.message
+    record.first_diff = None if judgement.first_diff is None else FirstDiff.from_json(judgement.first_diff)
+    record.known = None if judgement.known is None else judgement.known.to_json()
+    if outcome is not None:
+        record.actual = actual_of(outcome)
+    if expected is not None:
+        record.expected = Expected(shape=list(expected.shape), dtype=str(expected.dtype))
+    return record
+
+
+def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: CheckRecord,
+            budget: int = DEFAULT_BUDGET) -> CheckRecord:
+    """Run one applicable check and judge it, into its record."""
+    start = time.perf_counter()
+    prepared = prepare(check, budget)
+    entry = known_mod.find(known, known_mod.Facts(check.case, check.dtype or "", check.shape_dtype,
+                                                  check.path or (), check.variant, record.backend_version))
+    outcome, model = runner.outcome(check, prepared.request)
+    judgement = judge(prepared.expect, outcome, known=entry)
+    if v.PYTEST_OUTCOME[judgement.verdict] == "failed" and model == "shared":
+        outcome, model = runner.alone(check, prepared.request), "shared, then own"
+        judgement = judge(prepared.expect, outcome, known=entry)
+    fill(record, judgement, outcome, prepared.expect.output)
+    record.model, record.duration = model, round(time.perf_counter() - start, 4)
+    return record

@@ -1,0 +1,60 @@
+"""Paths: the ways a backend can run a check, as data. A backend declares its axes (``Backend.axes``), each with
+its values; a check's path is one value per axis. The path's label in check ids (``opset1-const``) is made
+here and nowhere else, from each value's label in axis order; a value equal to its axis's ``default`` is left
+out, so that an axis added later keeps the ids of the checks that ran before it existed."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+# A check's path: (axis name, value) pairs in the backend's axis order
+Path = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Axis:
+    name: str  # e.g. "target_shape"
+    values: tuple[str, ...]  # e.g. ("Constant", "Parameter")
+    labels: Mapping[str, str] = field(default_factory=dict)  # value -> its part of check ids (else the value)
+    help: str = ""  # what the axis varies, for --list-paths and the report
+    default: str | None = None  # a value left out of check ids
+
+    def label(self, value: str) -> str:
+        return "" if value == self.default else self.labels.get(value, value)
+
+
+def every_path(axes: Iterable[Axis]) -> Iterator[Path]:
+    axes = tuple(axes)
+    for values in itertools.product(*(a.values for a in axes)):
+        yield tuple(zip((a.name for a in axes), values, strict=True))
+
+
+def label(axes: Iterable[Axis], path: Path) -> str:
+    """The path's part of a check id: its values' labels joined by "-" (``opset3-param``)."""
+    by_name = {a.name: a for a in axes}
+    return "-".join(part for name, value in path
+                    if (part := by_name[name].label(value) if name in by_name else value))
+
+
+def describe(path: Path) -> str:
+    """For people: ``opset 3, target_shape Parameter``."""
+    return ", ".join(f"{name} {value}" for name, value in path)
+
+
+def parse_selection(texts: Iterable[str]) -> dict[str, set[str]]:
+    """``--path AXIS=VALUE`` options as axis -> the values selected (ValueError names a malformed one)."""
+    selected: dict[str, set[str]] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name or not value:
+            raise ValueError(f"--path {text!r}: give AXIS=VALUE, e.g. --path target_shape=Parameter "
+                             "(--list-paths shows every backend's axes)")
+        selected.setdefault(name.strip(), set()).add(value.strip())
+    return selected
+
+
+def selected(path: Path, selection: Mapping[str, set[str]]) -> bool:
+    """A path is selected when, for every axis it has that the selection names, its value is among those named."""
+    return all(value in selection[name] for name, value in path if name in selection)

@@ -1,0 +1,114 @@
+"""From cases to checks: a check is a case on one backend, on one of its paths, for one element type and one
+integer type of the shape inputs. This module knows nothing of pytest or of running a check."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from conformance import ops
+from conformance.backends import Backend
+from conformance.cases import Case
+from conformance.data import DEFAULT_REJECT_SWEEP, DEFAULT_SWEEP, DTYPES, SHAPE_GROUPS, SHAPE_SWEEP
+from conformance.run import paths
+from conformance.run.paths import Path
+
+DEFAULT_BUDGET = 256 * 2**20  # bytes of output above which a check is shape-only
+
+
+@dataclass(frozen=True)
+class Check:
+    case: Case
+    backend: str  # the backend's name
+    backend_ref: str  # what a worker loads: a built-in name or module:Class
+    path: Path | None  # None: the backend cannot express the case at all
+    variant: str  # the path's label in check ids ("" for none)
+    dtype: str | None
+    version: int | None = None  # the op version the path runs (Broadcast: 0, 1 or 3)
+    not_applicable: str | None = None
+    shape_dtype: str = "i64"  # the integer type of the shape inputs (T_SHAPE)
+    # A rule of the backend's own op that rejects an input the spec accepts (ONNX Expand's shape input is int64
+    # only): the check then expects that rejection.
+    backend_rule: str | None = None
+
+    @property
+    def expect_reject(self) -> str | None:
+        return self.backend_rule or self.case.expect_reject
+
+    @property
+    def shape_part(self) -> str | None:
+        return None if self.shape_dtype == "i64" else f"shape_{self.shape_dtype}"
+
+    @property
+    def part(self) -> str:
+        """What names the check among the checks of its case: backend-path-dtype[-shape_<type>]."""
+        return "-".join([self.backend] + [p for p in (self.variant, self.dtype, self.shape_part) if p])
+
+    @property
+    def name(self) -> str:
+        return f"{self.case.id}[{self.part}]"
+
+    @property
+    def path_dict(self) -> dict[str, str]:
+        return dict(self.path or ())
+
+    def context(self) -> str:
+        where = " ".join(p for p in (self.backend, paths.describe(self.path or ()), self.dtype, self.shape_part)
+                         if p)
+        return f"[{ops.get(self.case.op).label(self.version)} {self.case.summary()} @ {where}]"
+
+
+def dtypes_for(case: Case, selected: tuple[str, ...] | None) -> list[str]:
+    # A declared shape does not depend on the element type: one is enough for a case with "?" dimensions.
+    if case.dtypes:
+        sweep = case.dtypes
+    elif not case.valid or case.dynamic:
+        sweep = DEFAULT_REJECT_SWEEP
+    else:
+        sweep = SHAPE_SWEEP if case.group in SHAPE_GROUPS else DEFAULT_SWEEP
+    return [d for d in sweep if selected is None or d in selected]
+
+
+def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...] | None,
+         selection: Mapping[str, set[str]] | None = None) -> list[Check]:
+    """Every check of one case on one backend, including not-applicable ones (they are reported); only the
+    paths ``selection`` selects (``--path AXIS=VALUE``)."""
+    applicable = backend.paths_for(case)
+    if () in applicable:
+        return [Check(case, backend.name, backend_ref, None, "", None, None, applicable[()])]
+    axes = backend.path_axes()
+    checks = []
+    for path, reason in applicable.items():
+        if selection and not paths.selected(path, selection):
+            continue
+        variant = paths.label(axes, path)
+        version = backend.op_version(path, case.op)
+        for dtype in dtypes_for(case, dtypes):
+            why = reason or backend.why_not(case, path, dtype)
+            for shape_dtype in case.shape_dtypes:
+                checks.append(Check(case, backend.name, backend_ref, path, variant, dtype, version, why,
+                                    shape_dtype, backend.shape_type_rule(path, shape_dtype)))
+    return checks
+
+
+def shape_only(case: Case, dtype: str, budget: int) -> bool:
+    """A check that only declares: its case has "?" dimensions, or its output would exceed the budget."""
+    return case.dynamic or materialised_bytes(case, dtype) > budget
+
+
+def materialised_bytes(case: Case, dtype: str) -> int:
+    """The bytes the harness would allocate for a check: its data inputs, and the reference output of a valid
+    case. Exact integer arithmetic, so a target of 2**62 elements is a number, not an allocation; a 0 dimension
+    counts as 1 (see nominal_bytes), so an empty output of a shape numpy cannot hold is shape-only too. (A
+    case that must be rejected has no reference output; a backend that accepts it anyway is held by the
+    worker's memory limit.)"""
+    shapes: list[Any] = list(ops.get(case.op).data_shapes(case.params).values())
+    return max(nominal_bytes(s, dtype) for s in [*shapes, case.expect_shape or ()])
+
+
+def nominal_bytes(shape: Any, dtype: str) -> int:
+    """The bytes of an array of that shape, counting a 0 dimension as 1: numpy refuses a shape whose
+    nominal size overflows (such as (2**62, 0) of int64) even when it holds no element."""
+    return math.prod(max(d or 1, 1) for d in shape) * DTYPES[dtype].itemsize
