@@ -9,7 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance import report, results
+from conformance import report
+from conformance.results import files as results
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -29,7 +30,7 @@ def _report(args: argparse.Namespace) -> int:
               f"{tally.known} known, {tally.total - tally.applicable} not run")
     if old is not None:
         counts = report.change_counts(merged, old)
-        print(f"  since {old['run'].get('started') or args.compare}: " +
+        print(f"  since {old.run.started or args.compare}: " +
               ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in counts.items()))
     return 0
 
@@ -40,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rep = commands.add_parser("report", help="render results files as one HTML page",
                               description="Merge results files (a later file wins for the same check) and "
-                                          "render them as one self-contained HTML page.")
+                                          "render them as one self-contained HTML page. Files of either results "
+                                          "format (/1, /2) mix: checks are matched by case id and check.")
     rep.add_argument("results", nargs="+", type=Path, metavar="RESULTS.json")
     rep.add_argument("-o", "--output", type=Path, default=Path("reports/index.html"),
                      help="the HTML file to write (default: %(default)s)")

@@ -1,10 +1,11 @@
-"""Realistic results dicts for the report tests, in the layout of conformance.results.
+"""Realistic results documents for the report tests, built through conformance.results.record (so they are in
+its layout, FORMAT), as JSON the tests may alter.
 
 Two runs: an older OpenVINO alone (with onnxruntime not installed, so its checks are skipped), and a main
 run with a newer OpenVINO, ONNX Runtime and the local implementation. Merged, they show three backends, one
 of them at two versions, six cases in two case files and every verdict at least once.
 
-Every (case, column) gets one check per variant x dtype, passing unless VERDICTS_BY_CELL says otherwise;
+Every (case, column) gets one check per path x dtype, passing unless VERDICTS_BY_CELL says otherwise;
 the tests count on these numbers, so change them together.
 
 with_upstream() adds cases mirrored from two upstream suites (one case from both) to the main run, and bench()
@@ -16,10 +17,17 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from conformance.results import FORMAT, merge
+from conformance.results.files import FORMAT, merge  # noqa: F401  (FORMAT: the tests name it as sample.FORMAT)
+from conformance.results.record import Actual, BackendInfo, CaseRecord, CheckRecord, Expected, Results, RunInfo
 
-VARIANTS = {"openvino": ("opset3-const", "opset3-param"), "onnxruntime": ("opset13-init", "opset13-input"),
-            "local": ("v3", "v3-dynamic")}
+# Each backend's two paths in these runs: label (as in check ids) -> path axes.
+PATHS: dict[str, dict[str, dict[str, str]]] = {
+    "openvino": {"opset3-const": {"opset": "3", "target_shape": "Constant"},
+                 "opset3-param": {"opset": "3", "target_shape": "Parameter"}},
+    "onnxruntime": {"opset13-init": {"opset": "13", "shape": "initializer"},
+                    "opset13-input": {"opset": "13", "shape": "input"}},
+    "local": {"v3": {"op": "v3"}, "expand": {"op": "expand"}}}
+VARIANTS = {backend: tuple(paths) for backend, paths in PATHS.items()}
 DTYPES = ("f32", "i64")
 NUMPY_FILE = "cases/numpy_mode.yaml"
 OTHER_FILE = "cases/explicit_bidirectional.yaml"
@@ -42,11 +50,11 @@ def _case(case_id: str, file: str, line: int, group: str, mode: str, data_shape:
     if interpretation:
         text.append(f'  interpretation: "{interpretation}"')
     text.append(f'  spec_ref: "000_ece0cbba5cb063a0.txt#{mode}"')
-    return {"file": file, "line": line, "group": group, "mode": mode, "versions": [3],
-            "data_shape": data_shape, "target_shape": target_shape, "axes_mapping": axes_mapping,
-            "expect": expect,
-            "spec_ref": f"000_ece0cbba5cb063a0.txt#{mode}", "description": description, "source": source,
-            "interpretation": interpretation, "text": "\n".join(text) + "\n"}
+    return CaseRecord(file=file, line=line, group=group, op="broadcast",
+                      params={"mode": mode, "versions": [3], "data_shape": data_shape, "target_shape": target_shape,
+                              "axes_mapping": axes_mapping},
+                      expect=expect, spec_ref=f"000_ece0cbba5cb063a0.txt#{mode}", description=description,
+                      source=source, interpretation=interpretation, text="\n".join(text) + "\n").to_json()
 
 
 CASES: dict[str, dict[str, Any]] = {
@@ -72,8 +80,8 @@ CASES: dict[str, dict[str, Any]] = {
 
 
 def _actual(shape: list[int | None] | None = None, dtype: str | None = None, *, declared: list | None = None,
-            error: str | None = None, stage: str | None = None) -> dict[str, Any]:
-    return {"shape": shape, "dtype": dtype, "declared_shape": declared, "error": error, "stage": stage}
+            error: str | None = None, stage: str | None = None) -> Actual:
+    return Actual(shape=shape, dtype=dtype, declared_shape=declared, error=error, stage=stage)
 
 
 # (case, column) -> {(variant index, dtype): (verdict, extra fields)}; unlisted checks pass.
@@ -152,15 +160,17 @@ UPSTREAM_VERDICTS: dict[tuple[str, str], dict[tuple[int, str], tuple[str, dict[s
 
 def check(case_id: str, backend: str, version: str | None, variant: str, dtype: str,
           verdict: str = "pass", **extra: Any) -> dict[str, Any]:
-    """One check record; `extra` overrides any field."""
+    """One check record's JSON; `variant` is the path's label (a label of no path in PATHS: the local backend's
+    op of that name, else no axes), and `extra` overrides any field."""
     case = {**CASES, **UPSTREAM_CASES}.get(case_id, {"file": "cases/extra.yaml", "expect": {"shape": [1]}})
     node = f"{case['file']}::{case_id}[{backend}-{variant}-{dtype}]"
     expect = case["expect"]
-    return {"id": node, "case": case_id, "backend": backend, "backend_version": version, "variant": variant,
-            "dtype": dtype, "verdict": verdict, "message": None,
-            "expected": {**expect, "dtype": dtype} if "shape" in expect else dict(expect),
-            "actual": None, "first_diff": None, "known": None, "duration": 0.21,
-            "rerun": f"python -m pytest '{node}' --backends {backend}", **extra}
+    path = PATHS.get(backend, {}).get(variant, {"op": variant} if backend == "local" else {})
+    return CheckRecord(**{"id": node, "case": case_id, "backend": backend, "backend_version": version,
+                          "op": "broadcast", "path": path, "variant": variant, "dtype": dtype, "shape_dtype": "i64",
+                          "verdict": verdict, "expected": Expected(dtype=dtype, **expect), "duration": 0.21,
+                          "model": "own", "rerun": f"python -m pytest '{node}' --backends {backend}",
+                          **extra}).to_json()
 
 
 def _checks(backend: str, version: str | None, verdict: str | None = None, cases: dict[str, Any] = CASES,
@@ -178,48 +188,43 @@ def _checks(backend: str, version: str | None, verdict: str | None = None, cases
     return out
 
 
-def _run(started: str, finished: str, commit: str, packages: dict[str, str],
-         wall_time: float) -> dict[str, Any]:
-    return {"started": started, "finished": finished, "complete": True, "suite_commit": commit,
-            "python": "3.11.7", "platform": "Linux-6.1.0-x86_64-with-glibc2.36",
-            "cpu": "AMD EPYC 7763 (16 cores)",
-            "argv": ["pytest", "-n", "8", "--results", "reports/results.json"], "wall_time": wall_time,
-            "packages": {"numpy": "2.1.3", **packages}}
+def _run(started: str, finished: str, commit: str, packages: dict[str, str], wall_time: float) -> RunInfo:
+    return RunInfo(started=started, finished=finished, complete=True, suite_commit=commit, python="3.11.7",
+                   platform="Linux-6.1.0-x86_64-with-glibc2.36", cpu="AMD EPYC 7763 (16 cores)",
+                   argv=["pytest", "-n", "8", "--results", "reports/results.json"], wall_time=wall_time,
+                   packages={"numpy": "2.1.3", **packages})
 
 
 def older_run() -> dict[str, Any]:
     """OpenVINO 2024.6 alone; onnxruntime was not installed on that machine, so its checks were skipped."""
-    return {"format": FORMAT,
-            "run": _run("2025-01-10T09:00:00+00:00", "2025-01-10T09:03:12+00:00", "4f2a9c1",
-                        {"openvino": "2024.6.0"}, 192.4),
-            "backends": {"openvino": {"version": "2024.6.0", "available": True, "reason": None},
-                         "onnxruntime": {"version": None, "available": False,
-                                         "reason": "package 'onnxruntime' is not installed"}},
-            "cases": copy.deepcopy(CASES),
-            "checks": _checks("openvino", "2024.6.0") + _checks("onnxruntime", None, "skipped"),
-            "unmatched_known": [], "collection_errors": []}
+    return Results(run=_run("2025-01-10T09:00:00+00:00", "2025-01-10T09:03:12+00:00", "4f2a9c1",
+                            {"openvino": "2024.6.0"}, 192.4),
+                   backends={"openvino": BackendInfo(version="2024.6.0", available=True),
+                             "onnxruntime": BackendInfo(available=False,
+                                                        reason="package 'onnxruntime' is not installed")},
+                   cases=copy.deepcopy(CASES),
+                   checks=_checks("openvino", "2024.6.0") + _checks("onnxruntime", None, "skipped")).to_json()
 
 
 def main_run() -> dict[str, Any]:
     """OpenVINO 2025.0, ONNX Runtime 1.18.1 and the local implementation, with a collection error."""
-    return {"format": FORMAT,
-            "run": _run("2025-02-03T14:20:05+00:00", "2025-02-03T14:31:40+00:00", "9c0d1e7",
-                        {"openvino": "2025.0.0", "onnxruntime": "1.18.1"}, 695.0),
-            "backends": {"openvino": {"version": "2025.0.0", "available": True, "reason": None},
-                         "onnxruntime": {"version": "1.18.1", "available": True, "reason": None},
-                         "local": {"version": None, "available": True, "reason": None}},
-            "cases": copy.deepcopy(CASES),
-            "checks": [*_checks("openvino", "2025.0.0"), *_checks("onnxruntime", "1.18.1"),
-                       *_checks("local", None)],
-            "unmatched_known": [{"backend": "onnxruntime",
-                                 "entry": {"case": "numpy_removed_case", "reason": "fixed in 1.17"}}],
-            "collection_errors": [{"file": OTHER_FILE, "line": 40,
-                                   "message": "duplicate case id 'explicit_spec_example' (first at "
-                                              f"{OTHER_FILE}:6)"}]}
+    return Results(run=_run("2025-02-03T14:20:05+00:00", "2025-02-03T14:31:40+00:00", "9c0d1e7",
+                            {"openvino": "2025.0.0", "onnxruntime": "1.18.1"}, 695.0),
+                   backends={"openvino": BackendInfo(version="2025.0.0", available=True),
+                             "onnxruntime": BackendInfo(version="1.18.1", available=True),
+                             "local": BackendInfo(available=True)},
+                   cases=copy.deepcopy(CASES),
+                   checks=[*_checks("openvino", "2025.0.0"), *_checks("onnxruntime", "1.18.1"),
+                           *_checks("local", None)],
+                   unmatched_known=[{"backend": "onnxruntime",
+                                     "entry": {"case": "numpy_removed_case", "reason": "fixed in 1.17"}}],
+                   collection_errors=[{"file": OTHER_FILE, "line": 40,
+                                       "message": "duplicate case id 'explicit_spec_example' (first at "
+                                                  f"{OTHER_FILE}:6)"}]).to_json()
 
 
 def merged() -> dict[str, Any]:
-    return merge([older_run(), main_run()])
+    return merge([Results.from_json(older_run()), Results.from_json(main_run())]).to_json()
 
 
 def with_upstream() -> dict[str, Any]:

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 import sample_results as sample
 
-from conformance import report, results
+from conformance import report
 from conformance.__main__ import main
+from conformance.results import files as results
 from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED, VERDICTS
 
 COLUMNS = ["local", "onnxruntime", "onnxruntime@1.18.1", "openvino@2024.6.0", "openvino@2025.0.0"]
@@ -205,9 +206,14 @@ def test_filter_choices(page):
     bar = page.by_id("filters")
     options = {s.attrs["name"]: [o.attrs["value"] for o in s.find_all("option")] for s in bar.find_all("select")}
     assert options["dtype"] == ["", "i64", "f32"]  # only what ran: bool, integers, floats, each by width
-    groups = {g.attrs["label"]: [o.attrs["value"] for o in g.find_all("option")] for g in bar.find_all("optgroup")}
-    assert groups == {"local": ["v3", "v3-dynamic"], "onnxruntime": ["opset13-init", "opset13-input"],
-                      "openvino": ["opset3-const", "opset3-param"]}
+    # A path is offered by its axes, and chosen by its label (as check ids and the cells' codes name it).
+    groups = {g.attrs["label"]: [(o.attrs["value"], o.text) for o in g.find_all("option")]
+              for g in bar.find_all("optgroup")}
+    assert groups == {"local": [("expand", "op expand"), ("v3", "op v3")],
+                      "onnxruntime": [("opset13-init", "opset 13, shape initializer"),
+                                      ("opset13-input", "opset 13, shape input")],
+                      "openvino": [("opset3-const", "opset 3, target_shape Constant"),
+                                   ("opset3-param", "opset 3, target_shape Parameter")]}
     assert options["col"] == ["", *COLUMNS]
     assert {"failing", "nonpass", "crash", "known_difference"} <= set(options["v"])
 
@@ -238,7 +244,8 @@ def test_checks_that_differ_only_in_variant_share_a_block(page):
     blocks = section.find_all("details", **{"class": "check"})
     assert len(blocks) == 2  # one per dtype: the message names the dtype
     for block in blocks:
-        assert [c.text for c in block.one("summary").find_all("code")][:2] == ["opset3-const", "opset3-param"]
+        assert [c.text for c in block.one("summary").find_all("code")][:2] == ["opset 3, target_shape Constant",
+                                                                           "opset 3, target_shape Parameter"]
         assert len(block.find_all("code", data_check=True)) == 2
 
 
@@ -297,7 +304,7 @@ def test_not_applicable_reasons_are_listed_once_per_reason(page):
     brief = section.one("ul", **{"class": "brief"})
     assert len(brief.find_all("li")) == 1
     assert "ONNX Expand has no explicit mode" in brief.text
-    assert "opset13-init/f32" in brief.text and "opset13-input/i64" in brief.text
+    assert "opset 13, shape initializer: f32, i64; opset 13, shape input: f32, i64" in brief.text
     assert len(_decode(page, brief.one("li"))) == 4
     assert "open" not in section.attrs  # nothing failed: closed until asked for
 
@@ -397,7 +404,7 @@ def test_compare_lists_changes_with_counts():
     assert counts == {"new_failures": 1, "fixes": 1, "changed": 1, "added": 1, "removed": 1}
     assert report.change_counts(new, old) == counts
     failure = changes.by_id("changes-new_failures").one("tr", data_case="numpy_zero_dim", data_col="onnxruntime@1.18.1")
-    assert failure.words.startswith("numpy_zero_dim onnxruntime@1.18.1 P pass C crash 1 opset13-input × f32")
+    assert failure.words.startswith("numpy_zero_dim onnxruntime@1.18.1 P pass C crash 1 opset 13, shape input × f32")
     assert failure.one("a").attrs["href"] == "#c~numpy_zero_dim~onnxruntime@1.18.1"
     fix = changes.by_id("changes-fixes").one("tr", data_case=fixed["case"])
     assert (fix.attrs["data-old"], fix.attrs["data-new"]) == ("wrong_values", PASS)
@@ -418,7 +425,7 @@ def test_compare_gathers_a_mass_change_in_matrix_order():
     assert [(r.attrs["data-case"], r.one("td", **{"class": "num"}).text) for r in rows] == [
         ("explicit_spec_example", "2"), ("bidirectional_zero_vs_one", "2"), ("bidirectional_found_i64", "2"),
         ("numpy_spec_example", "2"), ("numpy_rank_too_small", "2"), ("numpy_zero_dim", "1")]
-    assert "opset3-const opset3-param × i64" in rows[0].words
+    assert "opset 3, target_shape Constant opset 3, target_shape Parameter × i64" in rows[0].words
     assert changes.by_id("changes-changed").one("tr", data_case="numpy_zero_dim").attrs["data-new"] == "timeout"
     assert not changes.find_all("table", **{"class": "grid per-column"})  # one column changed: no such table
 
@@ -456,11 +463,11 @@ def test_overview_charts(page):
 
 def test_anchors_are_one_to_one_and_link_safe():
     parts = ["a-b", "a:2d:b", "a b", "a~b", "a=b", "é", "x@1.2"]
-    anchors = [report._anchor("c", p) for p in parts]
+    anchors = [report.anchor("c", p) for p in parts]
     assert len(set(anchors)) == len(parts)
     for a in anchors:
         assert "=" not in a and a.count("~") == 1 and " " not in a
-    assert report._anchor("c", "bi_identity", "openvino@2026.4.1") == "c~bi_identity~openvino@2026.4.1"
+    assert report.anchor("c", "bi_identity", "openvino@2026.4.1") == "c~bi_identity~openvino@2026.4.1"
 
 
 def test_long_texts_are_not_repeated_per_check(merged):

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from conformance.report_views import _duration, _shape
+from conformance.report import text
 
 # The table's rows, in this order (keys a bench file has beyond these follow, by name). The limits are the fill
 # limit's two ways (the limit is the faster) and the allocating fill a fresh output can hope for at best.
@@ -157,8 +157,8 @@ def _table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _shapes(result: dict[str, Any]) -> str:
     axes = result.get("axes_mapping")
     return " ".join(x for x in (
-        f"data {_shape(result.get('data_shape'))} → {_shape(result.get('target_shape'))}",
-        f"axes_mapping {_shape(axes)}" if axes is not None else "",
+        f"data {text.shape(result.get('data_shape'))} → {text.shape(result.get('target_shape'))}",
+        f"axes_mapping {text.shape(axes)}" if axes is not None else "",
         f"{result['repeats']} repeats" if isinstance(result.get("repeats"), int) else "") if x)
 
 
@@ -170,7 +170,7 @@ def _meta(meta: dict[str, Any], source: str | None) -> list[tuple[str, str]]:
              ("Threads of local", str(meta.get("local_threads") or "")),
              ("Element type", str(meta.get("dtype") or "")),
              ("Versions", " · ".join(f"{k} {v}" for k, v in versions.items() if v)),
-             ("Bench took", _duration(_number(meta.get("seconds"))) or ""),
+             ("Bench took", text.duration(_number(meta.get("seconds"))) or ""),
              ("Load average", " → ".join(" ".join(f"{x:.2f}" for x in v if _number(x) is not None)
                                          for v in load if isinstance(v, list)) + " (before → after; 1, 5, 15 min)"
               if all(isinstance(v, list) for v in load) else ""),
@@ -180,7 +180,7 @@ def _meta(meta: dict[str, Any], source: str | None) -> list[tuple[str, str]]:
     return [(k, v) for k, v in items if v]
 
 
-def _results(bench: Any) -> list[dict[str, Any]]:
+def results_of(bench: Any) -> list[dict[str, Any]]:
     """The usable cases of a bench file (pattern, size, impls); ValueError naming what is wrong with it."""
     if not isinstance(bench, dict) or not isinstance(bench.get("results"), list):
         raise ValueError("not a bench file: no 'results' list")
@@ -202,7 +202,7 @@ def _summary(patterns: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def view(bench: Any, source: str | None = None) -> dict[str, Any]:
     """The template's data for a bench file (a dict from its JSON); ValueError if it is not one."""
-    rows = _results(bench)
+    rows = results_of(bench)
     sizes = sorted({r["size_bytes"] for r in rows})
     width = WIDTH - LEFT - RIGHT
     low, high = math.log2(sizes[0]), math.log2(sizes[-1])

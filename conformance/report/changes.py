@@ -1,82 +1,86 @@
-"""What changed between two runs: checks matched by id and column whose verdict differs, counted by kind and
-listed one row per case, column and change of verdict."""
+"""What changed between two runs: checks matched by key (case id and check part, the same in results files of
+format /1 and /2) and column whose verdict differs, counted by kind and listed one row per case, column and
+change of verdict."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from conformance.report_tally import letter
-from conformance.report_views import Codes, _anchor, _dtype_order, _run_view
-from conformance.results import column
+from conformance.report.tally import letter
+from conformance.report.text import anchor, dtype_order, path_text
+from conformance.report.views import Codes, run_view
+from conformance.results.files import as_results
+from conformance.results.record import CheckRecord, Results
 from conformance.verdicts import PASS
 
 CHANGE_ROWS = 400  # per kind of change; the counts above the lists always cover every check
 CHANGE_KINDS = ("new_failures", "fixes", "changed", "added", "removed")
-Change = tuple[str, str, dict[str, Any], str | None, str | None]
+Change = tuple[str, str, CheckRecord, str | None, str | None]
 
 
-def _changed(results: dict[str, Any], compare: dict[str, Any]) -> Iterable[Change]:
-    """(kind, column, check, verdict before, verdict now) of every check, matched by id and column, whose
+def changed(results: Results, compare: Results) -> Iterable[Change]:
+    """(kind, column, check, verdict before, verdict now) of every check, matched by key and column, whose
     verdict differs between `compare` (before) and `results` (now)."""
-    new = {(c["id"], column(c)): c for c in results.get("checks", [])}
-    old = {(c["id"], column(c)): c for c in compare.get("checks", [])}
+    new = {(c.key, c.column): c for c in results.checks}
+    old = {(c.key, c.column): c for c in compare.checks}
     for key in [*new, *(k for k in old if k not in new)]:
         before, after = old.get(key), new.get(key)
-        was = before["verdict"] if before else None
-        now = after["verdict"] if after else None
+        was = before.verdict if before else None
+        now = after.verdict if after else None
         if was != now:
             kind = ("added" if before is None else "removed" if after is None else
                     "new_failures" if was == PASS else "fixes" if now == PASS else "changed")
-            yield kind, key[1], after or before or {}, was, now
+            yield kind, key[1], after or before, was, now  # type: ignore[misc]  (one of them is there)
 
 
-def _which(checks: list[dict[str, Any]]) -> list[tuple[list[str], list[str]]]:
-    """The variants and element types of some checks, compactly: variants with the same element types together."""
-    by_variant: dict[str, list[str]] = defaultdict(list)
+def which(checks: list[CheckRecord]) -> list[tuple[list[str], list[str]]]:
+    """The paths and element types of some checks, compactly: paths with the same element types together."""
+    by_path: dict[str, list[str]] = defaultdict(list)
     for c in checks:
-        by_variant[str(c.get("variant") or "")].append(str(c.get("dtype") or ""))
+        by_path[path_text(c)].append(str(c.dtype or ""))
     by_dtypes: dict[tuple[str, ...], list[str]] = defaultdict(list)
-    for variant, dtypes in sorted(by_variant.items()):
-        by_dtypes[tuple(sorted(set(dtypes), key=_dtype_order))].append(variant)
-    return [([v for v in variants if v], [d for d in dtypes if d]) for dtypes, variants in by_dtypes.items()]
+    for path, dtypes in sorted(by_path.items()):
+        by_dtypes[tuple(sorted(set(dtypes), key=dtype_order))].append(path)
+    return [([p for p in paths if p], [d for d in dtypes if d]) for dtypes, paths in by_dtypes.items()]
 
 
-def change_counts(results: dict[str, Any], compare: dict[str, Any]) -> dict[str, int]:
-    counts = Counter(kind for kind, *_ in _changed(results, compare))
+def change_counts(results: Results | Mapping[str, Any], compare: Results | Mapping[str, Any]) -> dict[str, int]:
+    """How many checks changed, by kind of change (`results` and `compare` as Results or their JSON)."""
+    counts = Counter(kind for kind, *_ in changed(as_results(results), as_results(compare)))
     return {kind: counts[kind] for kind in CHANGE_KINDS}
 
 
-def _changes(results: dict[str, Any], compare: dict[str, Any], cases: dict[str, dict[str, Any]],
-             anchors: set[str], codes: Codes) -> dict[str, Any]:
+def changes_view(results: Results, compare: Results, cases: dict[str, dict[str, Any]], anchors: set[str],
+                 codes: Codes) -> dict[str, Any]:
     """What changed since `compare`, one row per case, column and change of verdict: that keeps a mass change
     (a new known difference on hundreds of checks) a readable list."""
-    grouped: dict[str, dict[tuple[str, str, str | None, str | None], list[dict[str, Any]]]] = {
+    grouped: dict[str, dict[tuple[str, str, str | None, str | None], list[CheckRecord]]] = {
         k: defaultdict(list) for k in CHANGE_KINDS}
-    for kind, col, check, was, now in _changed(results, compare):
-        grouped[kind][(check["case"], col, was, now)].append(check)
+    for kind, col, check, was, now in changed(results, compare):
+        grouped[kind][(check.case, col, was, now)].append(check)
     per_column: dict[str, Counter[str]] = defaultdict(Counter)
     lists: dict[str, list[dict[str, Any]]] = {}
 
     def order(row: tuple[str, str, str | None, str | None]) -> tuple[Any, ...]:
         case = cases.get(row[0])  # in matrix order; a case no longer described last
-        return (case is None, case["file"] if case else "", (case["line"] or 0) if case else 0, row[0], row[1])
+        return (case is None, str(case["file"]) if case else "", (case["line"] or 0) if case else 0, row[0], row[1])
 
     for kind, rows in grouped.items():
         lists[kind] = []
         for (case_id, col, was, now) in sorted(rows, key=order):
             checks = rows[(case_id, col, was, now)]
             per_column[col][kind] += len(checks)
-            cell, case = _anchor("c", case_id, col), cases.get(case_id)
+            cell, case = anchor("c", case_id, col), cases.get(case_id)
             lists[kind].append({
                 "case": case_id, "column": col, "old": was, "new": now, "old_letter": letter(was),
                 "new_letter": letter(now), "n": len(checks), "codes": codes.of(checks),
                 "mode": case["mode"] if case else "", "search": case["search"] if case else case_id,
                 "group": case["group"] if case else "", "suite_codes": case["suite_codes"] if case else "",
-                "anchor": cell if cell in anchors else _anchor("r", case_id) if case else None,
-                "which": _which(checks)})
-    return {"since": _run_view(compare.get("run", {})), "problem": None, "limit": CHANGE_ROWS,
+                "anchor": cell if cell in anchors else anchor("r", case_id) if case else None,
+                "which": which(checks)})
+    return {"since": run_view(compare.run), "problem": None, "limit": CHANGE_ROWS,
             "counts": {k: sum(e["n"] for e in lists[k]) for k in CHANGE_KINDS}, **lists,
             "per_column": [{"column": col, **{k: per_column[col][k] for k in CHANGE_KINDS}}
                            for col in sorted(per_column)]}

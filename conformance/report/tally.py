@@ -72,7 +72,7 @@ class Tally:
 
     @property
     def worst(self) -> str | None:
-        return min(self.counts, key=_rank) if self.counts else None
+        return min(self.counts, key=rank) if self.counts else None
 
     @property
     def worst_letter(self) -> str:
@@ -81,13 +81,13 @@ class Tally:
     @property
     def others(self) -> list[tuple[str, str, int]]:
         """(verdict, letter, count) of every verdict but pass, worst first."""
-        return [(v, letter(v), self.counts[v]) for v in sorted(self.counts, key=_rank) if v != PASS]
+        return [(v, letter(v), self.counts[v]) for v in sorted(self.counts, key=rank) if v != PASS]
 
 
 def letter(verdict: str | None) -> str:
     return VERDICTS[verdict][0] if verdict in VERDICTS else "?"
 
 
-def _rank(verdict: str) -> int:
+def rank(verdict: str) -> int:
     # A verdict this code does not know ranks worst: a results file from a newer suite must not look green.
     return SEVERITY.index(verdict) if verdict in SEVERITY else -1

@@ -19,6 +19,7 @@ job, and the report shows whatever a file holds as untrusted text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -35,17 +36,26 @@ MODELS = ("own", "shared", "shared, then own")
 STAGES = ("build", "validate", "compile", "infer", "worker")
 
 
+@functools.cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
 def _pick(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
     """The keys of `data` that are fields of the dataclass `cls`."""
-    names = {f.name for f in fields(cls)}
+    names = _names(cls)
     return {k: v for k, v in data.items() if k in names}
+
+
+def _as_json(record: Any) -> dict[str, Any]:
+    return {name: getattr(record, name) for name in _names(type(record))}
 
 
 def _as(cls: type, value: Any) -> Any:
     """`value` as a `cls` record: None stays None, a record stays itself, a mapping is read with from_json."""
     if value is None or isinstance(value, cls):
         return value
-    if isinstance(value, Mapping):
+    if isinstance(value, dict) or isinstance(value, Mapping):  # noqa: SIM101  (dict first: the common case, fast)
         return cls.from_json(value)
     raise TypeError(f"{cls.__name__}: expected a mapping, got {type(value).__name__}")
 
@@ -79,7 +89,7 @@ class Actual:
     rule: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return _as_json(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Actual:
@@ -97,7 +107,7 @@ class FirstDiff:
     size: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return _as_json(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FirstDiff:
@@ -144,7 +154,7 @@ class CheckRecord:
         return f"{self.backend}@{self.backend_version}" if self.backend_version else self.backend
 
     def to_json(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = _as_json(self)
         for name in ("expected", "actual", "first_diff"):
             out[name] = out[name].to_json() if out[name] is not None else None
         return out
@@ -190,7 +200,7 @@ class CaseRecord:
         self.expect = _as(Expected, self.expect)
 
     def to_json(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = _as_json(self)
         expect = self.expect
         out["expect"] = None if expect is None else ({"reject": expect.reject} if expect.reject is not None
                                                      else {"shape": expect.shape})
@@ -236,7 +246,7 @@ class RunInfo:
     packages: dict[str, str] = field(default_factory=dict)  # name -> version
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return _as_json(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RunInfo:
@@ -254,7 +264,7 @@ class BackendInfo:
     name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = _as_json(self)
         for optional in ("hardware", "name"):
             if not out[optional]:
                 del out[optional]

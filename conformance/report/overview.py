@@ -1,0 +1,63 @@
+"""The report's columns (backend@version) and the overview's tallies: per column, and broken down by mode, by
+origin (case group, and upstream suite) and by element type."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from conformance.report.tally import Tally
+from conformance.results.record import CheckRecord, Results
+
+MODES = ("numpy", "explicit", "bidirectional")
+GROUPS = ("spec_example", "rule", "interpretation", "edge", "upstream", "found", "generated")
+
+
+def backends_by_column(results: Results) -> dict[str, dict[str, Any]]:
+    """Backend info by column; a single run keys backends by name, a merged one by backend@version."""
+    out = {}
+    for key, info in results.backends.items():
+        name, version = info.name or key, info.version
+        out[f"{name}@{version}" if version else name] = {"backend": name, "version": version,
+                                                         "available": info.available, "reason": info.reason,
+                                                         "hardware": info.hardware or []}
+    return out
+
+
+def columns_of(backends: dict[str, dict[str, Any]], checks: list[CheckRecord]) -> list[str]:
+    seen = dict.fromkeys([*backends, *(c.column for c in checks)])
+    order = {col: i for i, col in enumerate(seen)}
+    # Versions of one backend side by side, in the order the runs were given.
+    return sorted(seen, key=lambda col: (backends[col]["backend"] if col in backends else col.split("@")[0],
+                                         order[col]))
+
+
+def tally_by_column(results: Results) -> dict[str, Tally]:
+    by_col: dict[str, list[str]] = defaultdict(list)
+    for c in results.checks:
+        by_col[c.column].append(c.verdict)
+    return {col: Tally.of(by_col[col]) for col in columns_of(backends_by_column(results), results.checks)}
+
+
+def breakdown(checks: list[CheckRecord], names_of: Callable[[CheckRecord], Iterable[str]], order: Iterable[str],
+              columns: list[str]) -> list[dict[str, Any]]:
+    """Tallies per (name, column), a check counting under each of names_of(check); rows in `order` first, then
+    any other name."""
+    verdicts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for c in checks:
+        for name in names_of(c):
+            verdicts[name][c.column].append(c.verdict)
+    order = list(order)
+    names = [n for n in order if n in verdicts] + sorted(set(verdicts) - set(order))
+    return [{"name": n, "tallies": [Tally.of(verdicts[n][col]) for col in columns]} for n in names]
+
+
+def origins(checks: list[CheckRecord], cases: dict[str, dict[str, Any]], columns: list[str]
+            ) -> list[dict[str, Any]]:
+    """Tallies per case group; the upstream group's row lists its suites (a case from several counts in each)."""
+    groups = breakdown(checks, lambda c: (cases[c.case]["group"],), GROUPS, columns)
+    suites = breakdown([c for c in checks if cases[c.case]["suites"]], lambda c: cases[c.case]["suites"], (),
+                       columns)
+    return [{**row, "suites": [{**s, "repo": s["name"].split(" ", 1)[0], "path": s["name"].partition(" ")[2]}
+                               for s in suites] if row["name"] == "upstream" else []} for row in groups]

@@ -1,0 +1,71 @@
+"""How the report writes values as text: element ids, shapes, outcomes, durations, a check's path; and the order
+of element types. Shared by every report module; it imports none of them.
+
+Everything given here comes from a results file and is untrusted: these functions return plain text (escaped
+by the templates), and only an http(s) link ever becomes an href.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from conformance.results.record import CheckRecord, Expected
+
+
+def anchor(*parts: str) -> str:
+    """An element id that survives a URL fragment and getElementById whatever a case id or column holds;
+    the escaping is one-to-one and never produces '~' or '=', so parts stay apart and filter hashes differ."""
+    return "~".join(re.sub(r"[^A-Za-z0-9_.@-]", lambda m: f":{ord(m.group()):x}:", str(p)) for p in parts)
+
+
+def web_link(link: Any) -> str | None:
+    """`link` if it is an http(s) URL, else None: a results file could carry a javascript: URL."""
+    return link if isinstance(link, str) and re.match(r"https?://", link, re.IGNORECASE) else None
+
+
+def shape(dims: Any) -> str | None:
+    """(2, 3) for a shape, ? for a dimension unknown before running; anything else as JSON."""
+    if dims is None:
+        return None
+    if not (isinstance(dims, list) and all(isinstance(d, int) or d is None for d in dims)):
+        return json.dumps(dims)
+    shown = ["?" if d is None else str(d) for d in dims]
+    return f"({shown[0]},)" if len(shown) == 1 else f"({', '.join(shown)})"
+
+
+def outcome(expected: Expected | None) -> str | None:
+    """An expected outcome in a line: its shape and dtype, or the rule a rejection must name."""
+    if expected is None:
+        return None
+    if expected.reject is not None:
+        return f"reject: {expected.reject}"
+    return " ".join(s for s in (shape(expected.shape), expected.dtype) if s) or None
+
+
+def duration(seconds: Any) -> str | None:
+    if not isinstance(seconds, (int, float)):
+        return None
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes} min {secs:02d} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def dtype_order(name: str) -> tuple[int, int, str]:
+    """bool, then integers and floats by width (i8 u8 … i64 u64 f16 f32 f64), then anything else by name."""
+    m = re.fullmatch(r"([iuf])(\d+)", name)
+    if name == "bool":
+        return (0, 0, name)
+    return (1 if m[1] in "iu" else 2, int(m[2]), name) if m else (3, 0, name)
+
+
+def path_text(check: CheckRecord) -> str:
+    """A check's path for people, axis by axis ("opset 3, target_shape Parameter"); its label where a file names
+    no axes (a /1 label this suite cannot read), and "" for a check of no path."""
+    path = check.path
+    if isinstance(path, Mapping) and path:
+        return ", ".join(f"{name} {value}" for name, value in path.items())
+    return str(check.variant or "")
