@@ -7,7 +7,8 @@ import pytest
 
 from conformance import verdicts as v
 from conformance.backends import Outcome
-from conformance.compare import declared_matches, first_difference, judge
+from conformance.judge import declared_matches, first_difference
+from conformance.judge import judge_outcome as judge  # an outcome against the reference, no known differences
 
 F32 = np.array([0.0, np.nan, 1.5, -2.0], np.float32)
 

@@ -20,13 +20,14 @@ from conformance.verdicts import (
     TIMEOUT,
     VERDICTS,
     WRONG_DTYPE,
+    WRONG_RULE,
     WRONG_SHAPE,
     WRONG_VALUES,
 )
 
 # Worst first: a matrix cell shows the first of these among its checks.
 SEVERITY = (CRASH, TIMEOUT, OUT_OF_MEMORY, ERROR, WRONG_VALUES, WRONG_SHAPE, WRONG_DTYPE, ACCEPTED_INVALID,
-            REJECTED_VALID, KNOWN, PASS, NOT_APPLICABLE, SKIPPED)
+            WRONG_RULE, REJECTED_VALID, KNOWN, PASS, NOT_APPLICABLE, SKIPPED)
 
 
 @dataclass(frozen=True)
