@@ -188,71 +188,6 @@ def test_onnx_backends_end_to_end(pytester, monkeypatch):
     assert len(data["checks"]) == 39  # 3 backends x 4 variants x (2 dtypes + 1 rejection), 1 not-applicable each
 
 
-# --- Known differences of some versions only (match: version) ---
-
-def _entries(tmp_path: Path, text: str) -> list:
-    from conformance import known
-
-    path = tmp_path / "somebackend.yaml"
-    path.write_text(text)
-    return known.load([path])["somebackend"]
-
-
-def test_a_known_difference_can_hold_for_some_versions_only(tmp_path):
-    from conformance.known import find
-
-    entries = _entries(tmp_path, """\
-- id: old-releases
-  match: {case: c1, version: ["2025.[0-3].*", "2024.*"]}
-  verdict: wrong_values
-  reason: fixed in 2025.4
-  link: https://example.invalid/1
-- id: every-release
-  match: {case: c2}
-  verdict: wrong_values
-  reason: not fixed
-  link: https://example.invalid/2
-""")
-    assert find(entries, "c1", "v", "f32", "2025.3.0").id == "old-releases"
-    assert find(entries, "c1", "v", "f32", "2024.6.0").id == "old-releases"
-    assert find(entries, "c1", "v", "f32", "2025.4.0") is None
-    assert find(entries, "c1", "v", "f32", None) is None  # a backend without a version: not that release
-    assert find(entries, "c2", "v", "f32", "2025.4.0").id == "every-release"
-    assert find(entries, "c2", "v", "f32", None).id == "every-release"  # no version key: any version
-    assert find(entries, "c2", "v", "f32").id == "every-release"  # callers that pass no version still work
-    assert entries[0].to_json()["match"]["version"] == ["2025.[0-3].*", "2024.*"]
-
-
-def test_match_keys_are_still_checked(tmp_path):
-    with pytest.raises(ValueError, match="match takes case, variant, dtype, version, shape_dtype, hardware glob"):
-        _entries(tmp_path, "- {id: x, match: {release: '2025.*'}, verdict: crash, reason: r, link: l}\n")
-
-
-def test_a_known_difference_can_hold_on_some_hardware_only(tmp_path):
-    from conformance.known import on_hardware
-
-    entries = _entries(tmp_path, """\
-- id: native-bf16
-  match: {case: c1, hardware: ["cpu:bf16", "cpu:amx*"]}
-  verdict: wrong_values
-  reason: the native conversion flushes subnormals
-  link: https://example.invalid/1
-- id: anywhere
-  match: {case: c2}
-  verdict: wrong_values
-  reason: not hardware-specific
-  link: https://example.invalid/2
-""")
-    ids = {name: [k.id for k in ks] for name, ks in on_hardware({"somebackend": entries}, {
-        "somebackend": ("cpu:fp32", "cpu:bf16")}).items()}
-    assert ids == {"somebackend": ["native-bf16", "anywhere"]}
-    for hardware in [("cpu:fp32", "cpu:fp16"), ()]:  # without the feature, or a backend that reports none
-        ids = {name: [k.id for k in ks] for name, ks in on_hardware({"somebackend": entries},
-                                                                   {"somebackend": hardware}).items()}
-        assert ids == {"somebackend": ["anywhere"]}
-    assert on_hardware({"somebackend": entries}, {})["somebackend"][0].id == "anywhere"  # not asked: unavailable
-
-
 def test_openvino_reports_its_cpu_capabilities_as_hardware():
     pytest.importorskip("openvino")
     from conformance.backends.openvino import OpenVINOBackend
@@ -262,14 +197,3 @@ def test_openvino_reports_its_cpu_capabilities_as_hardware():
     assert "cpu:fp32" in hardware and all(h.startswith("cpu:") and h == h.lower() for h in hardware)
     assert OpenVINOOnnxBackend().hardware() == hardware
     assert OpenVINOBackend().describe()["hardware"] == list(hardware)
-
-
-def test_openvino_onnx_u64_clamping_is_known_for_releases_before_2025_4():
-    from conformance import known
-
-    entries = known.load()["openvino-onnx"]
-    found = {v: known.find(entries, "rules_ex3_bidirectional", "opset13-input", "u64", v)
-             for v in ("2025.0.0", "2025.3.0", "2025.4.0", "2026.4.1")}
-    assert {v: e and e.id for v, e in found.items()} == {
-        "2025.0.0": "ov-onnx-cpu-u64-clamped-to-i32-max", "2025.3.0": "ov-onnx-cpu-u64-clamped-to-i32-max",
-        "2025.4.0": None, "2026.4.1": None}

@@ -1,10 +1,9 @@
-"""The generated checks: what the strategy draws, how a failure is shrunk and written as a case, and how a
-known difference explains a generated failure by the traits of its inputs."""
+"""The generated checks: what the strategy draws, and how a failure is shrunk and written as a case (how a
+known difference explains a generated failure: tests/test_known.py)."""
 
 from __future__ import annotations
 
 import json
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 import numpy as np
@@ -13,10 +12,6 @@ from hypothesis import find, given, settings
 
 import reference
 from conformance.run import generated
-from conformance import known
-from conformance.ops.broadcast import traits
-from conformance.backends import Outcome, Request
-from conformance.backends.local import LocalBackend
 from conformance.cases import load_all
 from tests.fake_backends import ZeroFlipBackend
 
@@ -79,69 +74,6 @@ def test_a_divergence_is_shrunk_to_a_minimal_input_and_written_as_a_case(tmp_pat
     # written once: a second write keeps the file
     path.write_text(text + "# edited\n")
     assert generated.write_found(tmp_path / "cases", check, message, 7, 60).read_text().endswith("# edited\n")
-
-
-class ZeroSizeAsOne(LocalBackend):
-    """Gives a dimension of 1 where the output has a 0 (as OpenVINO's ConvertBroadcast3 does for 1 vs 0)."""
-
-    name = "zero-as-one"
-
-    def run(self, request: Request) -> Outcome:
-        outcome = super().run(request)
-        if outcome.output is not None and 0 in outcome.output.shape:
-            shape = tuple(max(d, 1) for d in outcome.output.shape)
-            return Outcome(output=np.zeros(shape, outcome.output.dtype))
-        return outcome
-
-
-def _entry(inputs, verdict="wrong_shape"):
-    return known.Known(id="zero-as-one", backend="zero-as-one", match=(("case", ("nothing_named",)),),
-                       verdict=verdict, reason="test", link="https://example.org", reproducer=None, where="test",
-                       inputs=(inputs,))
-
-
-def test_a_known_difference_explains_a_generated_failure_by_its_traits():
-    backend = ZeroSizeAsOne()
-    unexplained = generated.search(backend, "zero-as-one", in_process(backend), [], None, 60, 3, 2**20)
-    assert unexplained.failure is not None
-    assert "zero_size_output" in traits.of(unexplained.failure[0].case)
-
-    explained = generated.search(backend, "zero-as-one", in_process(backend), [_entry(("zero_size_output",))],
-                                 None, 60, 3, 2**20)
-    assert explained.failure is None
-    assert explained.known["zero-as-one"] > 0
-    assert explained.verdicts["pass"] > 0
-
-    # the entry's verdict must be the one seen: a wrong_values entry explains nothing here
-    wrong = generated.search(backend, "zero-as-one", in_process(backend),
-                             [_entry(("zero_size_output",), "wrong_values")], None, 60, 3, 2**20)
-    assert wrong.failure is not None
-
-
-def test_traits_hold_for_every_case_their_entries_list():
-    loaded, errors = load_all(ROOT / "cases", ROOT)
-    assert not errors
-    cases = [c for cs in loaded.values() for c in cs]
-    checked = 0
-    for backend, entries in known.load().items():
-        for entry in entries:
-            if entry.inputs is None:
-                continue
-            patterns = dict(entry.match).get("case", ("*",))
-            listed = [c for c in cases if any(fnmatchcase(c.id, p) for p in patterns)]
-            for case in listed:
-                assert entry.describes(case), \
-                    f"{backend} {entry.id}: case {case.id} has traits {traits.of(case)}, none of {entry.inputs}"
-                checked += 1
-    assert checked > 0
-
-
-def test_an_unknown_trait_is_a_clear_error(tmp_path):
-    path = tmp_path / "local.yaml"
-    path.write_text("- id: x\n  match: {case: a}\n  inputs: [no_such_trait]\n  verdict: crash\n  reason: r\n"
-                    "  link: https://example.org\n")
-    with pytest.raises(ValueError, match="inputs is a list of traits"):
-        known.load([path])
 
 
 def test_the_plugin_writes_a_found_case_that_later_runs_as_a_named_case(pytester, monkeypatch):

@@ -1,139 +1,73 @@
 """Known differences: recorded, explained divergences of a backend from the spec, applied as strict xfails.
 
-One YAML file per backend in conformance/known/ (``<backend>.yaml``), a list of entries::
+An entry describes a bug by the conditions under which it happens, not by a list of cases, so that a new case
+or path that hits the same bug is explained by it and a new bug is not. One YAML file per backend in
+conformance/known/ (``<backend>.yaml``), a list of entries::
 
-    - id: short-name
-      match: {case: "glob", variant: "glob", dtype: [glob, ...]}  # every key given must match (fnmatch);
-                                                                 # a list matches if any of its globs does
-      # optional in match: shape_dtype: [i8, u8] -- the integer type of target_shape / axes_mapping
-      # optional in match: version: "2025.[0-3].*" -- the backend's version (its package's), for a
-      # divergence of some releases only; an entry with a version never matches a backend without one
-      # optional in match: hardware: "cpu:bf16" -- a feature of the machine the backend reports
-      # (Backend.hardware), for a divergence on some hardware only; elsewhere the entry does not apply
-      inputs: [zero_size_data]  # optional: the named traits (conformance/traits.py) of the inputs it
-                                # happens for, so that a generated check can be explained by it too
-      verdict: wrong_values                                   # the verdict the divergence produces
-      reason: why the backend does this
-      link: https://upstream/issue                            # or `reproducer:` where no report exists
+    - id: short-name                      # unique for the backend
+      match:                              # every condition given must hold; a value is a glob or a list of globs
+        op: broadcast                     # case.op
+        group: [rule, edge]               # case.group
+        mode: bidirectional               # a field of the op's params (conformance.ops.get(op).fields)
+        path: {opset: "3", target_shape: Parameter}  # path axis -> value glob(s); a path without the axis: no match
+        variant: opset3-param             # the path label (kept for compatibility; prefer path)
+        dtype: [i64, u64]                 # the element type
+        shape_dtype: [i8, u8]             # the integer type of the shape inputs (target_shape, axes_mapping)
+        version: "2025.[0-3].*"           # the backend's package version (never matches a backend without one)
+        hardware: cpu:bf16                # a feature the backend reports (Backend.hardware): on_hardware() drops
+                                          # the entry at load where no feature matches
+        case: [id-glob, ...]              # only for what no condition describes, and then cases_why says why
+      inputs: [zero_size_data, not zero_meets_one]  # traits of the case's params (conformance.ops.get(op).traits)
+                                          # that all hold ("not t": t does not); [[a], [b, c]]: alternatives
+      verdict: wrong_values               # the verdict the divergence produces
+      reason: why the backend does this   # the mechanism the conditions encode
+      link: https://upstream/issue        # or `reproducer:` where no report exists
 
-A matching check with that verdict is a known difference (xfail). One that now passes, or fails another
-way, fails loudly, and an entry that matched no check of a run is listed in the report.
+Named and generated checks are looked up alike (``find``); the first entry in file order whose conditions all
+hold is the check's, so a file lists an earlier stage's failure (a rejection or a crash) before a later one
+that the same inputs would otherwise also meet (values computed in 32 bits). A matching check with the entry's
+verdict is a known difference (xfail); one that now passes, or fails another way, fails loudly; an entry that
+matched no check of an unrestricted run is listed in the report (``unmatched``).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from fnmatch import fnmatchcase, translate
-from functools import cached_property
-from pathlib import Path
 from typing import Any
 
-import yaml
-
-from conformance import traits
-from conformance.cases import Case
-from conformance.verdicts import FAILING
-
-KNOWN_DIR = Path(__file__).with_name("known")
-_KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer"}
-_MATCH_KEYS = {"case", "variant", "dtype", "version", "shape_dtype", "hardware"}
+from conformance.known.entries import KNOWN_DIR, MATCH_KEYS, Known, KnownFileError, load, read_file
+from conformance.known.facts import Facts, candidates, path_of_label, trait_holds
 
 
-@dataclass(frozen=True)
-class Known:
-    id: str
-    backend: str
-    match: tuple[tuple[str, tuple[str, ...]], ...]
-    verdict: str
-    reason: str
-    link: str | None
-    reproducer: str | None
-    where: str
-    inputs: tuple[tuple[str, ...], ...] | None = None  # alternatives, each a set of traits that all hold
+def find(entries: list[Known], facts: Facts | Any, *legacy: Any, verdict: str | None = None) -> Known | None:
+    """The first entry whose conditions all hold for the check (with ``verdict``: among entries of that verdict,
+    as a generated check asks: its inputs were not chosen, so only the failure it shows can be explained).
 
-    def explains(self, case: Case, variant: str, dtype: str, version: str | None, shape_dtype: str,
-                 verdict: str) -> bool:
-        """A generated check: its inputs have every trait of one of the ``inputs`` alternatives, and it failed
-        with this verdict."""
-        if self.inputs is None or verdict != self.verdict:
-            return False
-        return self._fields_match({"variant": variant, "dtype": dtype, "version": version or "",
-                                   "shape_dtype": shape_dtype}) and self.describes(case)
-
-    def describes(self, case: Case) -> bool:
-        """The case has every trait of one of the alternatives of ``inputs``."""
-        return self.inputs is not None and any(all(traits.holds(t, case) for t in group) for group in self.inputs)
-
-    def matches(self, case: str, variant: str, dtype: str, version: str | None = None,
-                shape_dtype: str = "i64") -> bool:
-        return self._fields_match({"case": case, "variant": variant, "dtype": dtype, "version": version or "",
-                                   "shape_dtype": shape_dtype})
-
-    def _fields_match(self, fields: dict[str, str]) -> bool:
-        """Every match key among ``fields`` has a glob that matches (keys not in ``fields`` are not looked at)."""
-        return all(pattern.fullmatch(fields[k]) for k, pattern in self._patterns if k in fields)
-
-    @cached_property
-    def _patterns(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
-        """Each match key's globs as one regular expression: every check of a run is looked up (fnmatchcase
-        pattern by pattern cost ~100 us a check)."""
-        return tuple((k, re.compile("|".join(f"(?:{translate(p)})" for p in patterns))) for k, patterns in self.match)
-
-    def applies_to_version(self, version: str) -> bool:
-        """An entry for some releases only says nothing about a run of another release."""
-        patterns = dict(self.match).get("version")
-        return patterns is None or any(fnmatchcase(version, p) for p in patterns)
-
-    def applies_on(self, hardware: tuple[str, ...]) -> bool:
-        """An entry for some hardware only applies where the backend reports a feature it names."""
-        patterns = dict(self.match).get("hardware")
-        return patterns is None or any(fnmatchcase(f, p) for f in hardware for p in patterns)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
-                "verdict": self.verdict, "match": {k: list(v) for k, v in self.match}, "where": self.where,
-                **({"inputs": [list(g) for g in self.inputs]} if self.inputs else {})}
+    ``find(entries, case_or_id, variant, dtype, version=None, shape_dtype="i64")``, the form before Facts, is
+    still read while the callers move to Facts (a case id alone cannot meet conditions on the case's params).
+    """
+    if not isinstance(facts, Facts):
+        facts = _legacy_facts(facts, *legacy)
+    return next((k for k in candidates(entries, facts)
+                 if (verdict is None or k.verdict == verdict) and all(test(facts) for test in k.tests[1])), None)
 
 
-def _entry(raw: Any, backend: str, where: str) -> Known:
-    if not isinstance(raw, dict) or set(raw) - _KEYS or not {"id", "match", "verdict", "reason"} <= set(raw):
-        raise ValueError(f"{where}: an entry has id, match, verdict, reason and link or reproducer; got {raw!r}")
-    match = raw["match"]
-    if not isinstance(match, dict) or not match or set(match) - _MATCH_KEYS:
-        raise ValueError(f"{where}: match takes case, variant, dtype, version, shape_dtype, hardware glob patterns; "
-                         f"got {match!r}")
-    if raw["verdict"] not in FAILING:
-        raise ValueError(f"{where}: verdict={raw['verdict']!r}, but should be one of {sorted(FAILING)}")
-    inputs = raw.get("inputs")
-    if inputs is not None:
-        # [a, b]: traits that all hold; [[a, b], [c]]: alternatives, one of which holds in full
-        groups = inputs if isinstance(inputs, list) and inputs and all(isinstance(g, list) for g in inputs) \
-            else [inputs]
-        if not all(isinstance(g, list) and g and not set(map(str, g)) - set(traits.TRAITS) for g in groups):
-            raise ValueError(f"{where}: inputs is a list of traits from {sorted(traits.TRAITS)} (or a list of such "
-                             f"lists, alternatives); got {inputs!r}")
-        inputs = tuple(tuple(map(str, g)) for g in groups)
-    if not raw.get("link") and not raw.get("reproducer"):
-        raise ValueError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
-    patterns = {k: tuple(map(str, v)) if isinstance(v, list) else (str(v),) for k, v in match.items()}
-    return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())),
-                 verdict=raw["verdict"], reason=str(raw["reason"]).strip(), link=raw.get("link"),
-                 reproducer=raw.get("reproducer"), where=where,
-                 inputs=inputs)
+def explaining(entries: list[Known], case: Any, variant: str, dtype: str, version: str | None, shape_dtype: str,
+               verdict: str) -> Known | None:
+    """The form before Facts for a generated check: ``find(entries, facts, verdict=verdict)``."""
+    return find(entries, Facts.of(case, variant, dtype, shape_dtype, version), verdict=verdict)
 
 
-def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
-    """backend name -> entries, from conformance/known/*.yaml and any extra files (named after the backend)."""
-    entries: dict[str, list[Known]] = {}
-    for path in sorted(KNOWN_DIR.glob("*.yaml")) + list(paths or []):
-        nodes = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
-        raws = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-        if not isinstance(raws, list):
-            raise ValueError(f"{path}: a known-differences file is a list of entries")
-        for raw, node in zip(raws, nodes.value if nodes else [], strict=True):
-            entries.setdefault(path.stem, []).append(_entry(raw, path.stem, f"{path}:{node.start_mark.line + 1}"))
-    return entries
+class _IdOnly:
+    """A case known by its id only (the legacy form of ``find``): conditions on its params do not hold."""
+
+    op, group, params = "", "", None
+
+    def __init__(self, case_id: str) -> None:
+        self.id = case_id
+
+
+def _legacy_facts(case: Any, variant: str, dtype: str, version: str | None = None, shape_dtype: str = "i64") -> Facts:
+    return Facts.of(_IdOnly(case) if isinstance(case, str) else case, variant, dtype, shape_dtype, version)
 
 
 def on_hardware(entries: dict[str, list[Known]], hardware: dict[str, tuple[str, ...]]) -> dict[str, list[Known]]:
@@ -141,12 +75,17 @@ def on_hardware(entries: dict[str, list[Known]], hardware: dict[str, tuple[str, 
     return {name: [k for k in ks if k.applies_on(hardware.get(name, ()))] for name, ks in entries.items()}
 
 
-def find(entries: list[Known], case: str, variant: str, dtype: str, version: str | None = None,
-         shape_dtype: str = "i64") -> Known | None:
-    return next((k for k in entries if k.matches(case, variant, dtype, version, shape_dtype)), None)
+def unmatched(entries_by_backend: dict[str, list[Known]], matched: set[tuple[str, str]],
+              versions: dict[str, str | None], restricted: bool) -> list[dict[str, Any]]:
+    """The entries of the backends that ran (``versions``' keys) that matched no check, as report records
+    ({"backend", "entry"}), leaving out those for other releases. A restricted run (--shard, --check, --dtype,
+    --mode, -k, node ids ...) ran some checks only: an entry for the others matching nothing is no news, so
+    nothing is listed."""
+    if restricted:
+        return []
+    return [{"backend": name, "entry": k.to_json()} for name, ks in entries_by_backend.items() if name in versions
+            for k in ks if (name, k.id) not in matched and k.applies_to_version(versions[name] or "")]
 
 
-def explaining(entries: list[Known], case: Case, variant: str, dtype: str, version: str | None, shape_dtype: str,
-               verdict: str) -> Known | None:
-    """The entry that explains a generated check's failing verdict by the traits of its inputs, if any."""
-    return next((k for k in entries if k.explains(case, variant, dtype, version, shape_dtype, verdict)), None)
+__all__ = ["KNOWN_DIR", "MATCH_KEYS", "Facts", "Known", "KnownFileError", "explaining", "find", "load",
+           "on_hardware", "path_of_label", "read_file", "trait_holds", "unmatched"]

@@ -1,72 +1,210 @@
-"""Named properties of a case's inputs, so that a known difference can say for which inputs it happens.
+"""Named properties of a Broadcast case's inputs, so that a known difference can say for which inputs it happens.
 
-A named case is matched by its id (``match: {case: ...}``); a generated case has no name an entry could list.
-An entry that gives ``inputs: [trait, ...]`` also explains a generated check when every trait holds for its
-inputs and the check fails with the entry's verdict. tests/test_known.py checks that every trait of an entry
-holds for each named case the entry lists, so the traits describe the cases they stand for.
+A known difference names the conditions of the bug it records (conformance/known/); ``inputs: [trait, ...]``
+are the conditions on the case's params, for named and generated cases alike. Each predicate takes the case's
+BroadcastParams (mode, versions, data_shape, target_shape, axes_mapping), never raises, and answers False where
+it cannot tell (a dimension unknown until run time). Some traits speak of the values a check feeds
+(conformance/data.py puts the values a lossy copy changes first in every input, so whether an input holds one
+depends on its element count only); they hold only where the spec gives a non-empty output that shows them.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 
-from conformance.cases import Case
 from conformance.data import DTYPES, special_values
+from conformance.ops.broadcast.params import BroadcastParams as Case
+from conformance.ops.broadcast.params import outcome
 
 INT32_MAX = 2**31 - 1
-# Where the smallest subnormal stands among the special values that lead every bf16 input (conformance/data.py):
-# an input of more elements holds it.
-FIRST_SUBNORMAL = int(np.flatnonzero(special_values(DTYPES["bf16"]).astype(np.float64)
-                                     == float(ml_dtypes.finfo(DTYPES["bf16"]).smallest_subnormal))[0])
+
+
+def _first(dtype: str, changed: Callable[[np.ndarray], np.ndarray]) -> int:
+    """Where the first value that ``changed`` flags stands among the special values leading every input."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return int(np.flatnonzero(changed(special_values(DTYPES[dtype])))[0])
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+# The i64/u64 round trip through int32, wrapping (OpenVINO from 2025.4) or clamping (before); f64 through f32.
+FIRST_I64_BEYOND_INT32 = _first("i64", lambda v: (v < -2**31) | (v > INT32_MAX))
+FIRST_U64_BEYOND_UINT32 = _first("u64", lambda v: v.astype(np.int32).astype(np.uint64) != v)
+FIRST_U64_BEYOND_INT32 = _first("u64", lambda v: v > INT32_MAX)
+FIRST_F64_INEXACT_IN_F32 = _first("f64", lambda v: _bits(v.astype(np.float32).astype(np.float64)) != _bits(v))
+FIRST_NAN_PAYLOAD = _first("bf16", lambda v: np.isnan(v.astype(np.float32)) & (_bits(v) != 0x7FC0))
+FIRST_SUBNORMAL = _first("bf16", lambda v: v.astype(np.float64) == float(ml_dtypes.finfo(DTYPES["bf16"])
+                                                                         .smallest_subnormal))
+
+
+def _flat(values: Any) -> list[int]:
+    try:
+        return [int(v) for v in np.asarray(values if values is not None else [], dtype=object).reshape(-1).tolist()]
+    except (TypeError, ValueError):
+        return []
 
 
 def _target(case: Case) -> list[int]:
-    return [int(t) for t in np.asarray(case.target_shape, dtype=np.int64).reshape(-1).tolist()]
+    return _flat(case.target_shape)
 
 
 def _axes(case: Case) -> list[int]:
-    return [] if case.axes_mapping is None else [int(a) for a in np.asarray(case.axes_mapping).reshape(-1)]
+    return _flat(case.axes_mapping)
+
+
+def _is_1d(values: Any) -> bool:
+    return values is not None and np.ndim(np.asarray(values, dtype=object)) == 1
+
+
+def _static(case: Case) -> bool:
+    return None not in case.data_shape
+
+
+def _output(case: Case) -> tuple[int, ...] | None:
+    """The spec's output shape, where the inputs are valid and it is known."""
+    shape, _ = outcome(case)
+    return None if shape is None or None in shape else tuple(int(d) for d in shape)
+
+
+def _shows(case: Case, first: int) -> bool:
+    """The input holds its special value number ``first`` (0-based), and the output shows it."""
+    out = _output(case)
+    return out is not None and math.prod(out) > 0 and _static(case) and math.prod(case.data_shape) > first
 
 
 def _facing(case: Case) -> list[tuple[int | None, int]]:
-    """(data dimension, target dimension) pairs the mode's rule compares: right-aligned in numpy and
-    bidirectional mode (a missing dimension counts as 1), through axes_mapping in explicit mode."""
+    """(data dimension, target_shape value) pairs the mode's rule compares where the target_shape gives a value:
+    right-aligned in numpy and bidirectional mode, through axes_mapping in explicit mode."""
     data, target = list(case.data_shape), _target(case)
     if case.mode == "explicit":
         return [(d, target[a]) for d, a in zip(data, _axes(case), strict=False) if 0 <= a < len(target)]
-    rank = max(len(data), len(target))
-    return list(zip([1] * (rank - len(data)) + data, [1] * (rank - len(target)) + target, strict=True))
+    n = min(len(data), len(target))
+    return list(zip(data[len(data) - n:], target[len(target) - n:], strict=True))
+
+
+def _wrap32(v: int) -> int:
+    return (v + 2**31) % 2**32 - 2**31
+
+
+def _wraps_valid(case: Case) -> bool:
+    """Invalid, with a target_shape or axes_mapping value outside int32, and valid with every value cut to its
+    low 32 bits (read as int32)."""
+    values = _target(case) + _axes(case)
+    if outcome(case)[1] is None or not any(v < -2**31 or v > INT32_MAX for v in values):
+        return False
+    cut = replace(case, target_shape=[_wrap32(v) for v in _target(case)],
+                  axes_mapping=None if case.axes_mapping is None else [_wrap32(v) for v in _axes(case)])
+    return outcome(cut)[1] is None
+
+
+def _merged_rank(case: Case) -> int:
+    """The dimensions a numpy or explicit broadcast keeps once adjacent axes are merged as OpenVINO's CPU
+    Broadcast node merges them (fillOptimizedDimsAndSrcStrides: (repeat, data) pairs per axis, a 1 folds its
+    neighbours together); 0 where it cannot tell."""
+    out = _output(case)
+    if out is None or not _static(case) or case.mode == "bidirectional" or 0 in case.data_shape:
+        return 0
+    src = [1] * len(out)
+    if case.mode == "explicit":
+        for d, a in zip(case.data_shape, _axes(case), strict=False):
+            src[a] = d
+    else:
+        src[len(out) - len(case.data_shape):] = case.data_shape
+    dims = [x for s, o in zip(src, out, strict=True) for x in (o // s, s)]
+    i = 1
+    while i < len(dims) - 1:
+        if dims[i] == 1:
+            dims[i + 1] *= dims[i - 1]
+            del dims[i - 1:i + 1]
+        else:
+            i += 1
+    if len(dims) > 1 and dims[0] == 1:
+        del dims[0]
+    if len(dims) > 1 and dims[-1] == 1:
+        del dims[-1]
+    return len(dims)
+
+
+def _target_not_1d_valid_flat(case: Case) -> bool:
+    return np.ndim(np.asarray(case.target_shape, dtype=object)) > 1 and \
+        outcome(replace(case, target_shape=_target(case)))[1] is None
 
 
 TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
+    "valid": (lambda c: outcome(c)[1] is None, "the spec accepts the inputs"),
+    "output_not_empty": (lambda c: (o := _output(c)) is not None and math.prod(o) > 0,
+                         "the spec's output has elements"),
+    "output_empty": (lambda c: (o := _output(c)) is not None and math.prod(o) == 0,
+                     "the spec's output has no elements (a dimension is 0)"),
+    "numpy_rule_holds": (lambda c: outcome(replace(c, mode="numpy", axes_mapping=None))[1] is None,
+                         "with mode numpy and no axes_mapping the inputs would be valid"),
     "zero_size_data": (lambda c: 0 in c.data_shape, "a data dimension is 0"),
     "zero_size_output": (lambda c: 0 in _target(c) or 0 in c.data_shape,
                          "a data or target_shape dimension is 0"),
+    "zero_in_target": (lambda c: 0 in _target(c), "a target_shape value is 0"),
     "scalar_data": (lambda c: len(c.data_shape) == 0, "the data is a scalar"),
     "empty_target": (lambda c: len(_target(c)) == 0, "target_shape is empty"),
+    "target_not_1d_valid_flattened": (_target_not_1d_valid_flat,
+                                      "target_shape is not 1-D, and its values in order would be a valid target"),
     "target_rank_below_data": (lambda c: len(_target(c)) < len(c.data_shape),
                                "target_shape has fewer values than the data has dimensions"),
     "negative_target": (lambda c: any(t < 0 for t in _target(c)), "a target_shape value is negative"),
+    "target_below_minus_1": (lambda c: any(t < -1 for t in _target(c)),
+                             "a target_shape value is below -1 (-1 is what runtimes read as an unknown dimension)"),
+    "minus_1_in_target": (lambda c: -1 in _target(c), "a target_shape value is -1"),
+    "last_target_below_minus_1": (lambda c: bool(_target(c)) and _target(c)[-1] < -1,
+                                  "the last target_shape value is below -1"),
     "target_beyond_int32": (lambda c: any(t > INT32_MAX for t in _target(c)),
                             "a target_shape value does not fit in int32"),
+    "target_elements_beyond_int32": (lambda c: all(t > 0 for t in _target(c)) and math.prod(_target(c)) > INT32_MAX,
+                                     "the target_shape values multiply to more than 2**31 - 1 (an f32 tensor of that "
+                                     "shape takes 8 GiB or more)"),
+    "shape_values_wrap_valid_in_int32": (_wraps_valid, "invalid, with a target_shape or axes_mapping value outside "
+                                         "int32, but valid with each value cut to its low 32 bits (as int32)"),
     "zero_meets_one": (lambda c: c.mode == "bidirectional" and (0, 1) in _facing(c),
-                       "bidirectional: a data dimension 0 faces a target_shape dimension 1"),
+                       "bidirectional: a data dimension 0 faces a target_shape value 1"),
     "one_meets_zero": (lambda c: c.mode == "bidirectional" and (1, 0) in _facing(c),
-                       "bidirectional: a data dimension 1 faces a target_shape dimension 0"),
+                       "bidirectional: a data dimension 1 faces a target_shape value 0"),
     "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
-    "subnormal_in_data": (lambda c: math.prod(c.data_shape) > FIRST_SUBNORMAL,
+    "merged_rank_over_6": (lambda c: _merged_rank(c) > 6,
+                           "numpy or explicit: more than 6 dimensions once adjacent axes alike are merged"),
+    "i64_data_beyond_int32": (lambda c: _shows(c, FIRST_I64_BEYOND_INT32),
+                              f"an i64 input holds a value int32 cannot carry (it has more than "
+                              f"{FIRST_I64_BEYOND_INT32} elements), and the output shows it"),
+    "u64_data_beyond_uint32": (lambda c: _shows(c, FIRST_U64_BEYOND_UINT32),
+                               f"a u64 input holds a value of 2**32 or more that an int32 round trip changes (it "
+                               f"has more than {FIRST_U64_BEYOND_UINT32} elements), and the output shows it"),
+    "u64_data_beyond_int32": (lambda c: _shows(c, FIRST_U64_BEYOND_INT32),
+                              f"a u64 input holds a value above 2**31 - 1 (it has more than {FIRST_U64_BEYOND_INT32}"
+                              " elements), and the output shows it"),
+    "f64_data_inexact_in_f32": (lambda c: _shows(c, FIRST_F64_INEXACT_IN_F32),
+                                f"an f64 input holds a value f32 cannot carry (it has more than "
+                                f"{FIRST_F64_INEXACT_IN_F32} elements), and the output shows it"),
+    "nan_payload_in_data": (lambda c: _shows(c, FIRST_NAN_PAYLOAD),
+                            f"a float input holds a NaN with a payload (it has more than {FIRST_NAN_PAYLOAD} "
+                            "elements), and the output shows it"),
+    "subnormal_in_data": (lambda c: _shows(c, FIRST_SUBNORMAL),
                           f"a bf16 input holds the smallest subnormal (it has more than {FIRST_SUBNORMAL} elements: "
-                          "the special values lead it)"),
-    "duplicate_axes": (lambda c: len(set(_axes(c))) < len(_axes(c)), "axes_mapping repeats an axis"),
+                          "the special values lead it), and the output shows it"),
+    "duplicate_axes": (lambda c: _is_1d(c.axes_mapping) and len(set(_axes(c))) < len(_axes(c)),
+                       "axes_mapping (1-D) repeats an axis"),
     "axes_mapping_in_numpy_mode": (lambda c: c.mode != "explicit" and c.axes_mapping is not None,
                                    "axes_mapping is given outside explicit mode"),
     "axes_mapping_missing": (lambda c: c.mode == "explicit" and c.axes_mapping is None,
                              "explicit mode without axes_mapping"),
+    "axes_mapping_into_empty_target": (lambda c: c.mode == "explicit" and not _target(c) and bool(_axes(c)),
+                                       "explicit: axes_mapping names axes of an empty target_shape"),
+    "scalar_mapped_to_a_one": (lambda c: c.mode == "explicit" and not c.data_shape and len(_axes(c)) == 1
+                               and 0 <= _axes(c)[0] < len(_target(c)) and _target(c)[_axes(c)[0]] == 1,
+                               "explicit: scalar data with axes_mapping of one axis whose target_shape value is 1"),
 }
 
 

@@ -1,0 +1,184 @@
+"""Known-difference entries: reading and checking the YAML files, every problem named with its file and line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from conformance import ops
+from conformance.known.facts import NOT, Facts, Test, compile_tests
+from conformance.verdicts import FAILING
+
+KNOWN_DIR = Path(__file__).parent
+_KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer", "cases_why"}
+# match keys besides the op's fields (``Op.fields``, e.g. broadcast's mode) and ``path`` (axis -> globs)
+MATCH_KEYS = ("op", "group", "path", "variant", "dtype", "shape_dtype", "version", "hardware", "shape_only", "case")
+
+
+class KnownFileError(ValueError):
+    """A bad known-differences file or entry; the message starts with file:line."""
+
+
+@dataclass(frozen=True)
+class Known:
+    id: str
+    backend: str
+    match: tuple[tuple[str, tuple[str, ...]], ...]  # key -> globs: op, group, variant, dtype, ..., op fields
+    verdict: str
+    reason: str
+    link: str | None
+    reproducer: str | None
+    where: str  # file:line
+    inputs: tuple[tuple[str, ...], ...] | None = None  # alternatives, each traits that all hold ("not t": t doesn't)
+    path: tuple[tuple[str, tuple[str, ...]], ...] = ()  # path axis -> globs
+    cases_why: str | None = None  # why the entry lists case ids: what no condition describes
+
+    @cached_property
+    def tests(self) -> tuple[tuple[Test, ...], tuple[Test, ...]]:
+        """The conditions compiled: (on the check's path, dtypes and version; on its case)."""
+        return compile_tests(dict(self.match), dict(self.path), self.inputs)
+
+    def matches(self, facts: Facts) -> bool:
+        """Every condition holds for the check."""
+        return all(test(facts) for tests in self.tests for test in tests)
+
+    def applies_to_version(self, version: str) -> bool:
+        """An entry for some releases only says nothing about a run of another release."""
+        patterns = dict(self.match).get("version")
+        return patterns is None or any(fnmatchcase(version, p) for p in patterns)
+
+    def applies_on(self, hardware: tuple[str, ...]) -> bool:
+        """An entry for some hardware only applies where the backend reports a feature it names."""
+        patterns = dict(self.match).get("hardware")
+        return patterns is None or any(fnmatchcase(f, p) for f in hardware for p in patterns)
+
+    def to_json(self) -> dict[str, Any]:
+        match: dict[str, Any] = {k: list(v) for k, v in self.match}
+        if self.path:
+            match["path"] = {axis: list(v) for axis, v in self.path}
+        return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
+                "verdict": self.verdict, "match": match, "where": self.where,
+                **({"inputs": [list(g) for g in self.inputs]} if self.inputs else {}),
+                **({"cases_why": self.cases_why} if self.cases_why else {})}
+
+
+def _ops_named(match: dict[str, Any]) -> list[ops.Op]:
+    """The ops an entry can apply to: those its ``op`` names literally, else every built-in op."""
+    names = match.get("op")
+    names = [names] if isinstance(names, str) else names
+    if isinstance(names, list) and names and all(isinstance(n, str) and not set(n) & set("*?[") for n in names):
+        try:
+            return [ops.get(n) for n in names]
+        except ops.OpNotFound:
+            pass
+    return [ops.get(n) for n in ops.BUILTIN]
+
+
+def _globs(value: Any, what: str, where: str) -> tuple[str, ...]:
+    """A glob or a list of globs (numbers read as their text: ``opset: 3``; booleans as true / false)."""
+    values = value if isinstance(value, list) else [value]
+    if not values or not all(isinstance(v, (str, int, float)) for v in values):
+        raise KnownFileError(f"{where}: {what} takes a glob or a list of globs; got {value!r}")
+    return tuple(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
+
+
+def _line(node: yaml.Node | None, key: str, default: str) -> str:
+    """file:line of the value of ``key`` in a mapping node, else ``default``."""
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if getattr(k, "value", None) == key:
+                return default.rsplit(":", 1)[0] + f":{v.start_mark.line + 1}"
+    return default
+
+
+def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> Known:
+    if not isinstance(raw, dict) or not {"id", "verdict", "reason"} <= set(raw):
+        raise KnownFileError(f"{where}: an entry has id, conditions (match, inputs), verdict, reason and link or "
+                             f"reproducer; got {raw!r}")
+    unknown = set(raw) - _KEYS
+    if unknown:
+        raise KnownFileError(f"{where}: entry {raw['id']!r}: unknown key(s) {sorted(unknown)}; an entry takes "
+                             f"{sorted(_KEYS)}")
+    match = raw.get("match", {})
+    at = _line(node, "match", where)
+    if not isinstance(match, dict):
+        raise KnownFileError(f"{at}: match is a mapping of conditions; got {match!r}")
+    targets = _ops_named(match)
+    fields = sorted({f for op in targets for f in op.fields})
+    bad = set(match) - set(MATCH_KEYS) - set(fields)
+    if bad:
+        raise KnownFileError(f"{at}: unknown match key(s) {sorted(bad)}; match takes {', '.join(MATCH_KEYS)} and the "
+                             f"op's fields ({', '.join(fields) or 'none'}), each a glob or a list of globs")
+    path = match.get("path", {})
+    if not isinstance(path, dict) or not all(isinstance(k, str) for k in path):
+        raise KnownFileError(f"{at}: match.path maps path axis names to globs, e.g. {{opset: '3', target_shape: "
+                             f"Parameter}}; got {path!r}")
+    patterns = {k: _globs(v, f"match.{k}", at) for k, v in match.items() if k != "path"}
+    axes = {k: _globs(v, f"match.path.{k}", at) for k, v in path.items()}
+    inputs = _inputs(raw.get("inputs"), targets, _line(node, "inputs", where))
+    if "case" in patterns and not str(raw.get("cases_why") or "").strip():
+        raise KnownFileError(f"{at}: entry {raw['id']!r} lists case ids; say in cases_why what no condition "
+                             "(op, mode, path, dtype, inputs traits, ...) can describe")
+    if not patterns and not axes and inputs is None:
+        raise KnownFileError(f"{where}: entry {raw['id']!r} has no condition: give match and/or inputs")
+    if raw["verdict"] not in FAILING:
+        raise KnownFileError(f"{_line(node, 'verdict', where)}: verdict={raw['verdict']!r}, but should be one of "
+                             f"{sorted(FAILING)}")
+    if not raw.get("link") and not raw.get("reproducer"):
+        raise KnownFileError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
+    return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())), verdict=raw["verdict"],
+                 reason=str(raw["reason"]).strip(), link=raw.get("link"), reproducer=raw.get("reproducer"),
+                 where=where, inputs=inputs, path=tuple(sorted(axes.items())),
+                 cases_why=str(raw["cases_why"]).strip() if raw.get("cases_why") else None)
+
+
+def _inputs(inputs: Any, targets: list[ops.Op], where: str) -> tuple[tuple[str, ...], ...] | None:
+    """[a, b]: traits that all hold; [[a, b], [c]]: alternatives, one of which holds in full; "not a": a does not."""
+    if inputs is None:
+        return None
+    groups = inputs if isinstance(inputs, list) and inputs and all(isinstance(g, list) for g in inputs) else [inputs]
+    known = {t for op in targets for t in op.traits}
+    ok = all(isinstance(g, list) and g and all(isinstance(t, str) for t in g) for g in groups)
+    unknown = sorted({t.removeprefix(NOT) for g in groups for t in g} - known) if ok else []
+    if not ok or unknown:
+        raise KnownFileError(f"{where}: inputs is a list of traits (or a list of such lists, alternatives), each a "
+                             f"trait name or 'not <name>'{f'; unknown trait(s) {unknown}' if unknown else ''}; "
+                             f"traits: {', '.join(sorted(known))}; got {inputs!r}")
+    return tuple(tuple(g) for g in groups)
+
+
+def read_file(path: Path, backend: str | None = None) -> list[Known]:
+    """The entries of one file (backend: the file's stem unless given); KnownFileError names file:line."""
+    backend = backend or path.stem
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        raws = yaml.safe_load(text) or []
+    except (OSError, yaml.YAMLError) as e:
+        raise KnownFileError(f"{path}:{getattr(getattr(e, 'problem_mark', None), 'line', -1) + 1}: {e}") from None
+    if not isinstance(raws, list):
+        raise KnownFileError(f"{path}:1: a known-differences file is a list of entries")
+    nodes = node.value if isinstance(node, yaml.SequenceNode) else [None] * len(raws)
+    return [parse_entry(raw, n, backend, f"{path}:{n.start_mark.line + 1 if n is not None else 1}")
+            for raw, n in zip(raws, nodes, strict=True)]
+
+
+def load(paths: list[Path] | None = None) -> dict[str, list[Known]]:
+    """backend name -> entries, from conformance/known/*.yaml and any extra files (named after the backend).
+    An entry id given twice for one backend (in one file or across its files) is an error."""
+    entries: dict[str, list[Known]] = {}
+    seen: dict[tuple[str, str], str] = {}
+    files = sorted(KNOWN_DIR.glob("*.yaml")) + [Path(p) for p in paths or []]
+    for path in dict.fromkeys(p.resolve() for p in files):  # a file given twice is read once
+        for k in read_file(path):
+            first = seen.setdefault((k.backend, k.id), k.where)
+            if first != k.where:
+                raise KnownFileError(f"{k.where}: duplicate entry id {k.id!r} for backend {k.backend!r} (first at "
+                                     f"{first})")
+            entries.setdefault(k.backend, []).append(k)
+    return entries
