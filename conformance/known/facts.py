@@ -14,8 +14,9 @@ from fnmatch import translate
 from typing import Any
 
 from conformance import ops
+from conformance.cases.schema import GENERATED
 
-GENERATED = "generated"  # the group of generated cases (conformance.cases.schema.GENERATED)
+_CACHED = 50_000  # cases (or entries lists) remembered at most: far more than a run has; then start again
 
 
 @dataclass(frozen=True)
@@ -76,10 +77,12 @@ _TRAIT_CACHE: dict[int, tuple[Any, dict[str, bool]]] = {}
 
 def trait_holds(case: Any, trait: str) -> bool:
     """A trait of the case's op (False for an op that has no such trait), remembered per named case."""
-    if getattr(case, "group", None) == GENERATED:
+    if getattr(case, "group", None) == GENERATED or _params(case) is None:
         return _evaluate(case, trait)
     entry = _TRAIT_CACHE.get(id(case))
     if entry is None or entry[0] is not case:
+        if len(_TRAIT_CACHE) >= _CACHED:
+            _TRAIT_CACHE.clear()
         entry = _TRAIT_CACHE[id(case)] = (case, {})
     known = entry[1]
     if trait not in known:
@@ -132,8 +135,12 @@ _INDEX: dict[int, tuple[list[Any], int, dict[tuple[Any, ...], list[Any]]]] = {}
 def candidates(entries: list[Any], facts: Facts) -> list[Any]:
     """The entries (in order) whose conditions on the check's path, dtypes and version hold, remembered for
     each such combination of an entries list: every check is looked up, and they share few combinations."""
+    if not entries:
+        return []
     index = _INDEX.get(id(entries))
     if index is None or index[0] is not entries or index[1] != len(entries):
+        if len(_INDEX) >= _CACHED:
+            _INDEX.clear()
         index = _INDEX[id(entries)] = (entries, len(entries), {})
     key = (facts.variant, facts.path, facts.dtype, facts.shape_dtype, facts.version)
     found = index[2].get(key)
