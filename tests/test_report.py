@@ -304,7 +304,7 @@ def test_not_applicable_reasons_are_listed_once_per_reason(page):
     brief = section.one("ul", **{"class": "brief"})
     assert len(brief.find_all("li")) == 1
     assert "ONNX Expand has no explicit mode" in brief.text
-    assert "opset 13, shape initializer: f32, i64; opset 13, shape input: f32, i64" in brief.text
+    assert "(opset 13, shape initializer opset 13, shape input × i64 f32)" in brief.text
     assert len(_decode(page, brief.one("li"))) == 4
     assert "open" not in section.attrs  # nothing failed: closed until asked for
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from conformance.report.tally import letter
-from conformance.report.text import anchor, dtype_order, path_text
+from conformance.report.text import anchor, paths_and_dtypes
 from conformance.report.views import Codes, run_view
 from conformance.results.files import as_results
 from conformance.results.record import CheckRecord, Results
@@ -33,17 +33,6 @@ def changed(results: Results, compare: Results) -> Iterable[Change]:
             kind = ("added" if before is None else "removed" if after is None else
                     "new_failures" if was == PASS else "fixes" if now == PASS else "changed")
             yield kind, key[1], after or before, was, now  # type: ignore[misc]  (one of them is there)
-
-
-def which(checks: list[CheckRecord]) -> list[tuple[list[str], list[str]]]:
-    """The paths and element types of some checks, compactly: paths with the same element types together."""
-    by_path: dict[str, list[str]] = defaultdict(list)
-    for c in checks:
-        by_path[path_text(c)].append(str(c.dtype or ""))
-    by_dtypes: dict[tuple[str, ...], list[str]] = defaultdict(list)
-    for path, dtypes in sorted(by_path.items()):
-        by_dtypes[tuple(sorted(set(dtypes), key=dtype_order))].append(path)
-    return [([p for p in paths if p], [d for d in dtypes if d]) for dtypes, paths in by_dtypes.items()]
 
 
 def change_counts(results: Results | Mapping[str, Any], compare: Results | Mapping[str, Any]) -> dict[str, int]:
@@ -79,7 +68,7 @@ def changes_view(results: Results, compare: Results, cases: dict[str, dict[str, 
                 "mode": case["mode"] if case else "", "search": case["search"] if case else case_id,
                 "group": case["group"] if case else "", "suite_codes": case["suite_codes"] if case else "",
                 "anchor": cell if cell in anchors else anchor("r", case_id) if case else None,
-                "which": which(checks)})
+                "which": paths_and_dtypes(checks)})
     return {"since": run_view(compare.run), "problem": None, "limit": CHANGE_ROWS,
             "counts": {k: sum(e["n"] for e in lists[k]) for k in CHANGE_KINDS}, **lists,
             "per_column": [{"column": col, **{k: per_column[col][k] for k in CHANGE_KINDS}}

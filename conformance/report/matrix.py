@@ -11,7 +11,7 @@ from collections import defaultdict
 from typing import Any
 
 from conformance.report.tally import Tally, letter, rank
-from conformance.report.text import anchor, outcome, path_text, shape
+from conformance.report.text import anchor, outcome, path_text, paths_and_dtypes, shape
 from conformance.report.views import Codes, known_key
 from conformance.results.record import CheckRecord
 from conformance.verdicts import KNOWN, NOT_APPLICABLE, PASS, SKIPPED
@@ -60,17 +60,8 @@ def brief(checks: list[CheckRecord], codes: Codes) -> list[dict[str, Any]]:
     grouped: dict[tuple[str, str], list[CheckRecord]] = defaultdict(list)
     for c in checks:
         grouped[(c.verdict, str(c.message or "no reason given"))].append(c)
-    return [{"verdict": v, "letter": letter(v), "reason": reason, "codes": codes.of(cs), "which": _which(cs)}
+    return [{"verdict": v, "letter": letter(v), "reason": reason, "codes": codes.of(cs), "which": paths_and_dtypes(cs)}
             for (v, reason), cs in grouped.items()]
-
-
-def _which(checks: list[CheckRecord]) -> str:
-    """The paths and element types of some checks in a line: "opset 13, shape input: f32, i64; ..."."""
-    by_path: dict[str, list[str]] = defaultdict(list)
-    for c in checks:
-        by_path[path_text(c)].append(str(c.dtype or ""))
-    return "; ".join(": ".join(x for x in (path, ", ".join(d for d in dict.fromkeys(dtypes) if d)) if x)
-                     for path, dtypes in by_path.items())
 
 
 def matrix(cases: dict[str, dict[str, Any]], columns: list[str], checks: list[CheckRecord], codes: Codes,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from conformance.results.record import CheckRecord, Expected
@@ -69,3 +70,14 @@ def path_text(check: CheckRecord) -> str:
     if isinstance(path, Mapping) and path:
         return ", ".join(f"{name} {value}" for name, value in path.items())
     return str(check.variant or "")
+
+
+def paths_and_dtypes(checks: Iterable[CheckRecord]) -> list[tuple[list[str], list[str]]]:
+    """The paths and element types of some checks, compactly: paths with the same element types together."""
+    by_path: dict[str, list[str]] = defaultdict(list)
+    for c in checks:
+        by_path[path_text(c)].append(str(c.dtype or ""))
+    by_dtypes: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for path, dtypes in sorted(by_path.items()):
+        by_dtypes[tuple(sorted(set(dtypes), key=dtype_order))].append(path)
+    return [([p for p in paths if p], [d for d in dtypes if d]) for dtypes, paths in by_dtypes.items()]

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from conformance import known as known_mod
-from conformance.results import files as results
 from conformance.backends import Backend
+from conformance.results import files as results
 
 PACKAGES = ("numpy", "openvino", "onnxruntime", "onnx", "pytest", "pytest-xdist", "PyYAML",
             "jsonschema", "Jinja2", "ml_dtypes", "hypothesis")
@@ -163,16 +163,17 @@ class RunLog:
                                | {"unmatched_known": self.unmatched}})
             self.stream.close()
             self.written.append(self.stream.path)
-        results_path = self._path("results")
-        if results_path is not None:
-            results.save(results_path, data)
+        results_path, report_path = self._path("results"), self._path("report")
+        # read into the records once, for the results file and the report
+        document = results.as_results(data) if results_path or report_path else None
+        if results_path is not None and document is not None:
+            results.save(results_path, document)
             self.written.append(results_path)
-        report_path = self._path("report")
-        if report_path is not None:
+        if report_path is not None and document is not None:
             from conformance.report import write_report
 
             bench = self._path("bench")
-            write_report(data, report_path, compare=self.compare,
+            write_report(document, report_path, compare=self.compare,
                          bench=bench if bench is not None and (bench.exists() or self.config.getoption("bench")
                                                                != DEFAULT_BENCH) else None)
             self.written.append(report_path)
