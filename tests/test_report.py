@@ -268,6 +268,23 @@ def test_details_show_the_evidence(page):
     assert "Known difference known difference 1" in known
 
 
+def test_a_cases_rows_come_from_its_op(page, merged):
+    info = page.by_id("d~explicit_spec_example").one("div", **{"class": "case-info"})
+    rows = dict(zip([dt.text for dt in info.find_all("dt")], [dd.text for dd in info.find_all("dd")], strict=True))
+    assert rows["Op"] == "Broadcast · group spec_example"
+    assert (rows["mode"], rows["data_shape"], rows["target_shape"], rows["axes_mapping"]) == (
+        "explicit", "[16]", "[1, 16, 50, 50]", "[1]")
+    # An op this process does not know (a third-party op package): its params as they are, and no mode.
+    data = copy.deepcopy(merged)
+    data["cases"]["explicit_spec_example"].update(op="tests.an_op_not_imported", params={"size": [2, 3]})
+    page = parse(report.render(data))
+    info = page.by_id("d~explicit_spec_example").one("div", **{"class": "case-info"})
+    rows = dict(zip([dt.text for dt in info.find_all("dt")], [dd.text for dd in info.find_all("dd")], strict=True))
+    assert rows["Op"] == "tests.an_op_not_imported · group spec_example" and rows["size"] == "[2, 3]"
+    assert "mode" not in rows and page.by_id("matrix").one("tr", data_case="explicit_spec_example").attrs[
+        "data-mode"] == "-"
+
+
 def test_known_differences_are_explained_once(page):
     entries = page.by_id("known").find_all("details", **{"class": "known-entry"})
     assert len(entries) == 1

@@ -101,3 +101,14 @@ def test_nothing_runs_in_a_browser(tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "hostile.png"))
         assert errors == []
         browser.close()
+
+
+def test_the_report_imports_no_module_a_results_file_names(tmp_path, monkeypatch):
+    # An op is a module path (conformance.ops.get imports it): a results file naming one must not run its code.
+    (tmp_path / "planted_op.py").write_text("import pathlib\npathlib.Path(__file__).with_name('ran').touch()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = sample.main_run()
+    for case in data["cases"].values():
+        case["op"] = "planted_op"
+    html = report.render(data)
+    assert not (tmp_path / "ran").exists() and "planted_op" in html

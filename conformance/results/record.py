@@ -23,7 +23,7 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Self
 
 FORMAT = "broadcast-conformance-results/2"
 FORMAT_1 = "broadcast-conformance-results/1"  # before the redesign: read, never written
@@ -47,8 +47,16 @@ def _pick(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k in names}
 
 
-def _as_json(record: Any) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in _names(type(record))}
+class _Record:
+    """A dataclass written as every field, and read from the fields a mapping gives (the others get their
+    defaults; keys of no field are dropped)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _names(type(self))}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(**_pick(cls, data))
 
 
 def _as(cls: type, value: Any) -> Any:
@@ -61,7 +69,7 @@ def _as(cls: type, value: Any) -> Any:
 
 
 @dataclass
-class Expected:
+class Expected(_Record):
     """What the reference says: an output (shape, and dtype for a check), or a rejection naming a rule."""
 
     shape: list[Any] | None = None
@@ -71,13 +79,9 @@ class Expected:
     def to_json(self) -> dict[str, Any]:
         return {"reject": self.reject} if self.reject is not None else {"shape": self.shape, "dtype": self.dtype}
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Expected:
-        return cls(**_pick(cls, data))
-
 
 @dataclass
-class Actual:
+class Actual(_Record):
     """What the implementation did: its output's shape and dtype, the shape it declared before running, or its
     error, the stage it came from and the rule a rejection was judged to be about."""
 
@@ -88,16 +92,9 @@ class Actual:
     stage: str | None = None
     rule: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return _as_json(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Actual:
-        return cls(**_pick(cls, data))
-
 
 @dataclass
-class FirstDiff:
+class FirstDiff(_Record):
     """The first output element that differs from the reference, and how many do (of how many)."""
 
     index: list[int] | None = None
@@ -106,16 +103,9 @@ class FirstDiff:
     count: int | None = None
     size: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return _as_json(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> FirstDiff:
-        return cls(**_pick(cls, data))
-
 
 @dataclass
-class CheckRecord:
+class CheckRecord(_Record):
     """One check's result (results.json "checks"). Built by the run with keywords; only id, case and backend
     have no default. expected/actual/first_diff may be given as records or as their JSON mappings."""
 
@@ -154,7 +144,7 @@ class CheckRecord:
         return f"{self.backend}@{self.backend_version}" if self.backend_version else self.backend
 
     def to_json(self) -> dict[str, Any]:
-        out = _as_json(self)
+        out = super().to_json()
         for name in ("expected", "actual", "first_diff"):
             out[name] = out[name].to_json() if out[name] is not None else None
         return out
@@ -180,7 +170,7 @@ def key_of(check_id: str) -> str:
 
 
 @dataclass
-class CaseRecord:
+class CaseRecord(_Record):
     """A case as the results describe it (results.json "cases", keyed by case id)."""
 
     file: str | None = None  # relative to the rootdir
@@ -200,7 +190,7 @@ class CaseRecord:
         self.expect = _as(Expected, self.expect)
 
     def to_json(self) -> dict[str, Any]:
-        out = _as_json(self)
+        out = super().to_json()
         expect = self.expect
         out["expect"] = None if expect is None else ({"reject": expect.reject} if expect.reject is not None
                                                      else {"shape": expect.shape})
@@ -231,7 +221,7 @@ def path_from_v1_label(backend: str, label: str) -> dict[str, str]:
 
 
 @dataclass
-class RunInfo:
+class RunInfo(_Record):
     """What a run was and ran on."""
 
     started: str | None = None  # ISO-8601
@@ -245,16 +235,9 @@ class RunInfo:
     wall_time: float | None = None  # seconds
     packages: dict[str, str] = field(default_factory=dict)  # name -> version
 
-    def to_json(self) -> dict[str, Any]:
-        return _as_json(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RunInfo:
-        return cls(**_pick(cls, data))
-
 
 @dataclass
-class BackendInfo:
+class BackendInfo(_Record):
     """A backend as the run found it; `name` is set in a merge, whose backends are keyed by backend@version."""
 
     version: str | None = None
@@ -264,7 +247,7 @@ class BackendInfo:
     name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out = _as_json(self)
+        out = super().to_json()
         for optional in ("hardware", "name"):
             if not out[optional]:
                 del out[optional]
