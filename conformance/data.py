@@ -55,9 +55,10 @@ def special_values(dtype: np.dtype) -> np.ndarray:
     if name == "string":
         return np.array(_STRINGS, dtype)
     if name in FLOATS:
-        info = ml_dtypes.finfo(dtype)
-        values = [-0.0, np.nan, np.inf, -np.inf, info.smallest_subnormal, -info.smallest_subnormal, info.max,
-                  info.min, info.tiny]
+        finfo = ml_dtypes.finfo(dtype)
+        values: list[float] = [-0.0, np.nan, np.inf, -np.inf, finfo.smallest_subnormal, -finfo.smallest_subnormal,
+                               finfo.max,
+                  finfo.min, finfo.tiny]
         array = np.array(values, np.float64).astype(dtype)
         array = array[~(np.isnan(array.astype(np.float64)) & ~np.isnan(values))]  # no infinity in the type
         if name in _NAN_PAYLOAD_BITS:

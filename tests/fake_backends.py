@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from conformance.backends import Backend, Outcome, Request
+from conformance.backends import Axis, Backend, Outcome, Request
 from conformance.backends.local import LocalBackend
 
 ALL = frozenset({"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64"})
@@ -204,3 +204,25 @@ class SharedModelBugBackend(LocalBackend):
             if outcome.output is not None and outcome.output.dtype == np.int64 and outcome.output.size:
                 outcome.output.view(np.uint8).reshape(-1)[0] ^= 0xFF
         return outcomes
+
+
+class TwoLayoutsBackend(LocalBackend):
+    """The local implementation with one more path axis, given as data: where the output is written. Both
+    values compute the same; a test adds a value to the axis (and nothing else) and sees its checks appear."""
+
+    name = "two-layouts"
+    axes = (*LocalBackend.axes, Axis("output", ("fresh",), help="where the output is written", default="fresh"))
+
+
+class PatchingBackend(LocalBackend):
+    """Patches local_broadcast in its own worker so that every Broadcast-3 gives zeros: what a plug-in may do to
+    its process must not change another backend's verdicts."""
+
+    name = "patching"
+
+    def run(self, request: Request) -> Outcome:
+        import local_broadcast
+
+        local_broadcast.broadcast_v3 = lambda data, target, *args, **kwargs: np.zeros(  # type: ignore[assignment]
+            tuple(int(t) for t in target), data.dtype)
+        return super().run(request)

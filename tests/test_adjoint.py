@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 import local_broadcast
 import reference
 from conformance.cases import Case, load_all
-from conformance.run.checks import nominal_bytes
 from conformance.data import make_data
+from conformance.run.plan import nominal_bytes
 from local_broadcast import BroadcastError
 from tests.strategies import DIMS, valid_target
 
@@ -43,14 +43,15 @@ CASES = valid_cases()
 
 def added_axes(case: Case) -> list[int]:
     """nGraph's broadcast_axes for an explicit case: the output axes axes_mapping skips."""
-    return [i for i in range(len(case.target_shape)) if i not in set(case.axes_mapping)]
+    return [i for i in range(len(case.params.target_shape)) if i not in set(case.params.axes_mapping)]
 
 
 def ops(case: Case, version: int) -> Iterator[tuple[str, Callable[..., np.ndarray], Callable[..., np.ndarray],
                                                     Callable[..., np.ndarray], Callable[..., np.ndarray]]]:
     """(name, local adjoint, reference adjoint, local forward, reference forward) of one op version; each
     adjoint takes delta (and the local one out=), each forward the data."""
-    shape, target, axes, mode = case.data_shape, case.target_shape, case.axes_mapping, case.mode
+    p = case.params
+    shape, target, axes, mode = p.data_shape, p.target_shape, p.axes_mapping, p.mode
     if version == 0:
         added = added_axes(case)
         yield ("Broadcast-0", partial(local_broadcast.broadcast_v0_adjoint, arg_shape=shape, broadcast_axes=added),
@@ -117,19 +118,19 @@ def test_agrees_with_reference_on_every_case(case: Case) -> None:
     out= results equal the reference's bit for bit, in delta's dtype and data's shape."""
     for dtype in ("f64", "i64", "f32"):
         delta = make_data(case.expect_shape, dtype)
-        for version in case.versions:
+        for version in case.params.versions:
             for name, local, ref, _, _ in ops(case, version):
                 context = f"{name} adjoint, {case.summary()}, delta {dtype} (case {case.id})"
                 want = ref(delta)
-                assert (want.shape, want.dtype) == (case.data_shape, delta.dtype), context
+                assert (want.shape, want.dtype) == (case.params.data_shape, delta.dtype), context
                 assert_same_bits(local(delta), want, context)
-                out = np.full(case.data_shape, 7, delta.dtype)
+                out = np.full(case.params.data_shape, 7, delta.dtype)
                 assert local(delta, out=out) is out, context
                 assert_same_bits(out, want, f"out=, {context}")
-        if 0 in case.versions:  # nGraph's broadcast_axes are exactly what explicit mode sums over
-            assert_same_bits(reference.broadcast_v0_adjoint(delta, case.data_shape, added_axes(case)),
-                             reference.broadcast_adjoint(delta, case.data_shape, case.target_shape,
-                                                         case.axes_mapping, case.mode), case.id)
+        if 0 in case.params.versions:  # nGraph's broadcast_axes are exactly what explicit mode sums over
+            assert_same_bits(reference.broadcast_v0_adjoint(delta, case.params.data_shape, added_axes(case)),
+                             reference.broadcast_adjoint(delta, case.params.data_shape, case.params.target_shape,
+                                                         case.params.axes_mapping, case.params.mode), case.id)
 
 
 # --- (b) the adjoint is the transpose of the op: <broadcast(x), y> == <x, adjoint(y)> -------------------------
@@ -138,9 +139,9 @@ def test_adjoint_is_the_transpose(case: Case) -> None:
     """For random x and y with small integer values (f64, so every product and sum is exact), each
     implementation's adjoint is the transpose of its own forward op."""
     rng = np.random.default_rng(zlib.crc32(case.id.encode()))
-    x = rng.integers(-8, 9, case.data_shape).astype(np.float64)
+    x = rng.integers(-8, 9, case.params.data_shape).astype(np.float64)
     y = rng.integers(-8, 9, case.expect_shape).astype(np.float64)
-    for version in case.versions:
+    for version in case.params.versions:
         for name, local, ref, local_forward, ref_forward in ops(case, version):
             for which, adjoint, forward in (("local", local, local_forward), ("reference", ref, ref_forward)):
                 lhs = np.sum(forward(x) * y)
@@ -152,8 +153,8 @@ def test_adjoint_is_the_transpose(case: Case) -> None:
 def test_cases_are_checked() -> None:
     """The budget leaves out only the huge cases: most valid cases, and every op version, are checked."""
     assert len(CASES) > 500
-    assert {v for case in CASES for v in case.versions} == {0, 1, 3}
-    assert {case.mode for case in CASES} == {"numpy", "explicit", "bidirectional"}
+    assert {v for case in CASES for v in case.params.versions} == {0, 1, 3}
+    assert {case.params.mode for case in CASES} == {"numpy", "explicit", "bidirectional"}
 
 
 # --- (c) golden: the spec's examples, and small ones computed by hand ----------------------------------------

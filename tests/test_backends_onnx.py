@@ -12,6 +12,8 @@ from conformance import backends
 from conformance.backends import BUILTIN, BackendNotFound, Request, load
 from conformance.backends.onnx_backend import OnnxBackendAdapter, expand_model, inferred_shape
 from conformance.cases import Case
+from conformance.run import paths
+from tests import builders
 
 ROOT = Path(__file__).resolve().parents[1]
 ONNX_BACKENDS = ["onnxruntime", "openvino-onnx", "onnx-reference", "onnx-backend:onnxruntime.backend"]
@@ -19,14 +21,16 @@ VARIANTS = ["opset8-init", "opset8-input", "opset13-init", "opset13-input"]
 
 
 def case(mode: str = "bidirectional", axes_mapping: list[int] | None = None) -> Case:
-    return Case(id="c", file="cases/c.yaml", line=1, group="rule", mode=mode, versions=(3,) if mode ==
-                "bidirectional" else (1, 3), data_shape=(3,), target_shape=[2, 3], axes_mapping=axes_mapping,
-                expect_shape=(2, 3), expect_reject=None, spec_ref="s")
+    return builders.case(mode, (3,), (2, 3), axes_mapping)
+
+
+def path_of(variant: str) -> tuple[tuple[str, str], ...]:
+    opset, shape = variant.split("-")
+    return (("opset", opset.removeprefix("opset")), ("shape", {"init": "initializer", "input": "input"}[shape]))
 
 
 def request(variant: str, data: np.ndarray, target: list[int]) -> Request:
-    return Request(mode="bidirectional", variant=variant, data=data, target_shape=np.array(target, np.int64),
-                   axes_mapping=None)
+    return builders.request(data, target, mode="bidirectional", path=dict(path_of(variant)), variant=variant)
 
 
 def test_the_five_built_in_backends():
@@ -39,10 +43,11 @@ def test_the_five_built_in_backends():
 @pytest.mark.parametrize("ref", ONNX_BACKENDS)
 def test_onnx_backends_take_bidirectional_cases_only_and_say_why(ref):
     backend = load(ref)
-    assert backend.variants_for(case()) == dict.fromkeys(VARIANTS)
-    (reason,) = backend.variants_for(case("numpy")).values()
+    assert backend.paths_for(case()) == dict.fromkeys(path_of(v) for v in VARIANTS)
+    assert {paths.label(backend.path_axes(), p) for p in backend.paths_for(case())} == set(VARIANTS)
+    (reason,) = backend.paths_for(case("numpy")).values()
     assert "bidirectional rule only" in reason
-    (reason,) = backend.variants_for(case("bidirectional", [0])).values()
+    (reason,) = backend.paths_for(case("bidirectional", [0])).values()
     assert reason == "ONNX Expand has no axes_mapping input"
 
 

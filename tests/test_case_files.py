@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 import reference
-from conformance.cases import SCHEMA_PATH, Case, CaseFileError, load_all
-from conformance.run.checks import DEFAULT_BUDGET, nominal_bytes
+from conformance import ops
+from conformance.cases import Case, CaseFileError, load_all
+from conformance.cases.schema import SCHEMA_PATH, editor_schema_text
+from conformance.run.plan import DEFAULT_BUDGET, nominal_bytes
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
 LOADED, ERRORS = load_all(CASES_DIR)
@@ -81,16 +83,36 @@ def test_documented_example_is_a_case(version: int, mode: str, data_shape: list[
                                       expect: list[int] | str) -> None:
     wanted = f"reject {expect}" if isinstance(expect, str) else f"shape {expect}"
     found = [case.id for case in CASES
-             if case.group == "spec_example" and version in case.versions and case.mode == mode
-             and list(case.data_shape) == data_shape and case.target_shape == target_shape
-             and case.axes_mapping == axes_mapping and _expected(case) == wanted]
+             if case.group == "spec_example" and version in case.params.versions and case.params.mode == mode
+             and list(case.params.data_shape) == data_shape and case.params.target_shape == target_shape
+             and case.params.axes_mapping == axes_mapping and _expected(case) == wanted]
     assert found, (f"spec_example cases={found}, but should hold one for version {version}: {mode}, "
                    f"data {data_shape}, target_shape {target_shape}, axes_mapping {axes_mapping} -> {wanted}")
 
 
-RULES = [r for r in json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))["$defs"]["rule"]["enum"]
-         # The schema's mode enum already refuses an unknown mode, so no case file can state one.
-         if r != "unknown_mode"]
+RULES = [r for r in ops.get("broadcast").rules
+         # The schema's mode enum already refuses an unknown mode, so no case file can state one; nGraph
+         # Broadcast's own rules (v0_*) are never the one a case breaks: v0 runs valid explicit cases only.
+         if r != "unknown_mode" and not r.startswith("v0_")]
+
+
+def test_the_committed_schema_is_the_one_the_code_makes() -> None:
+    """case.schema.json is written from the code's lists (python3 -m conformance schema): editors read the file,
+    the loader validates with the same definitions."""
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == editor_schema_text(), \
+        "conformance/cases/case.schema.json is out of date: run python3 -m conformance schema"
+
+
+def test_the_schema_enums_are_the_code_lists() -> None:
+    from conformance.cases.schema import FILE_GROUPS
+    from conformance.data import DTYPES
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    case = schema["$defs"]["case_broadcast"]["properties"]
+    assert schema["$defs"]["dtype"]["enum"] == list(DTYPES)
+    assert schema["properties"]["group"]["enum"] == list(FILE_GROUPS)
+    assert case["mode"]["enum"] == list(reference.MODES)
+    assert case["expect"]["oneOf"][1]["properties"]["reject"]["enum"] == list(reference.RULES)
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -114,7 +136,8 @@ def test_spec_ref_names_a_spec_file(case: Case) -> None:
 @pytest.mark.parametrize("case", _by_id(CASES))
 def test_reference_agrees_with_expect(case: Case) -> None:
     try:
-        shape = reference.output_shape(case.data_shape, case.target_shape, case.axes_mapping, case.mode)
+        p = case.params
+        shape = reference.output_shape(p.data_shape, p.target_shape, p.axes_mapping, p.mode)
     except reference.BroadcastRuleError as e:
         got = f"reject {e.rule}"
     else:
@@ -122,15 +145,15 @@ def test_reference_agrees_with_expect(case: Case) -> None:
     assert got == _expected(case), f"reference={got}, but should be {_expected(case)} [{_where(case)}]"
 
 
-@pytest.mark.parametrize("case", _by_id([case for case in CASES if 0 in case.versions]))
+@pytest.mark.parametrize("case", _by_id([case for case in CASES if 0 in case.params.versions]))
 def test_v0_case_is_ngraph_broadcast(case: Case) -> None:
     """nGraph broadcast_axes are the output axes axes_mapping leaves out; both must build the same tensor."""
     if nominal_bytes(case.expect_shape, "i64") > DEFAULT_BUDGET:
         pytest.skip("too large for numpy to hold (a 0 dimension counts as 1); the suite checks it shape-only")
-    broadcast_axes = [a for a in range(len(case.target_shape)) if a not in case.axes_mapping]
-    data = np.arange(int(np.prod(case.data_shape)), dtype=np.int64).reshape(case.data_shape)
-    v0 = reference.broadcast_v0(data, case.target_shape, broadcast_axes)
-    explicit = reference.broadcast_explicit(data, case.target_shape, case.axes_mapping)
+    broadcast_axes = [a for a in range(len(case.params.target_shape)) if a not in case.params.axes_mapping]
+    data = np.arange(int(np.prod(case.params.data_shape)), dtype=np.int64).reshape(case.params.data_shape)
+    v0 = reference.broadcast_v0(data, case.params.target_shape, broadcast_axes)
+    explicit = reference.broadcast_explicit(data, case.params.target_shape, case.params.axes_mapping)
     assert v0.shape == case.expect_shape, (f"v0 shape={v0.shape}, but should be {_expected(case)} "
                                            f"[{_where(case)}]")
     assert np.array_equal(v0, explicit), (f"v0 values={v0.tolist()}, but should be {explicit.tolist()} "
@@ -255,4 +278,4 @@ def test_bom_prefixed_file_loads_like_the_plain_one(tmp_path: Path) -> None:
     assert not plain_errors and not bom_errors, f"errors={plain_errors | bom_errors}, but should be none"
     [plain_cases], [bom_cases] = plain.values(), bom.values()
     assert bom_cases == plain_cases, f"cases={bom_cases}, but should be {plain_cases}"
-    assert (bom_cases[0].line, bom_cases[0].versions) == (3, (1, 3)), f"case={bom_cases[0]}"
+    assert (bom_cases[0].line, bom_cases[0].params.versions) == (3, (1, 3)), f"case={bom_cases[0]}"

@@ -35,7 +35,8 @@ def load_text(tmp_path: Path, content: str | bytes) -> list | CaseFileError:
 def assert_agrees_with_reference(cases: list) -> None:
     for case in cases:
         try:
-            shape = reference.output_shape(case.data_shape, case.target_shape, case.axes_mapping, case.mode)
+            p = case.params
+            shape = reference.output_shape(p.data_shape, p.target_shape, p.axes_mapping, p.mode)
         except reference.BroadcastRuleError as e:
             assert e.rule == case.expect_reject
         else:

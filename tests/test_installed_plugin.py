@@ -35,13 +35,13 @@ from conformance.backends import Backend, Outcome, Request
 class MyBackend(Backend):
     name = "mine"
     package = "my-broadcast"            # the distribution whose version the report shows
-    variants = {"v3": 3}                # variant -> op version it implements (0, 1 or 3)
+    variants = {"v3": 3}                # its paths: here one, "v3", running Broadcast-3 (0, 1 or 3)
     dtypes = frozenset({"f32", "i32"})  # other element types are "not applicable"
 
-    def why_not(self, case, variant, dtype):
-        if case.mode == "explicit":
+    def why_not(self, case, path, dtype):
+        if case.params.mode == "explicit":
             return "explicit mode is not implemented"
-        return super().why_not(case, variant, dtype)
+        return super().why_not(case, path, dtype)
 
     def run(self, request: Request) -> Outcome:
         data, target = request.data, tuple(request.target_shape.tolist())

@@ -42,7 +42,7 @@ def start_run(tmp_path: Path) -> subprocess.Popen[bytes]:
 
 
 def streamed_checks(path: Path) -> list[dict]:
-    return load_stream(path)["checks"] if path.exists() and path.stat().st_size else []
+    return load_stream(path).to_json()["checks"] if path.exists() and path.stat().st_size else []
 
 
 def wait_for_checks(proc: subprocess.Popen[bytes], stream: Path, count: int) -> None:
@@ -93,8 +93,8 @@ def test_a_killed_run_keeps_its_finished_checks_in_the_stream(tmp_path: Path) ->
 def test_a_complete_run_closes_its_stream(tmp_path: Path) -> None:
     proc = start_run(tmp_path)
     proc.communicate(timeout=300)
-    streamed = load(tmp_path / "out" / "results.jsonl")
-    final = load(tmp_path / "out" / "results.json")
+    streamed = load(tmp_path / "out" / "results.jsonl").to_json()
+    final = load(tmp_path / "out" / "results.json").to_json()
     assert streamed["run"]["complete"] is True and final["run"]["complete"] is True
     assert [c["id"] for c in streamed["checks"]] == [c["id"] for c in final["checks"]]
     assert len(final["checks"]) == 80 and set(streamed["cases"]) == set(final["cases"])

@@ -9,11 +9,11 @@ import pytest
 
 from conformance.backends import Request
 from conformance.run.isolation import WorkerPool, describe_exit
+from tests.builders import request as broadcast_request
 
 
 def request(shape=(3, 1)) -> Request:
-    return Request(mode="numpy", variant="v3", data=np.zeros(shape, np.float32),
-                   target_shape=np.array([2, 3, 1]), axes_mapping=None)
+    return broadcast_request(np.zeros(shape, np.float32), [2, 3, 1], path={"op": "v3"})
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +51,7 @@ def test_an_exception_in_the_adapter_is_an_adapter_error(pool):
 
 
 def test_a_rejection_is_not_an_error(pool):
-    bad = Request(mode="numpy", variant="v3", data=np.zeros((3,), np.float32), target_shape=np.array([2]),
-                  axes_mapping=None)
+    bad = broadcast_request(np.zeros((3,), np.float32), [2], path={"op": "v3"})
     outcome = pool.run("local", bad)
     assert outcome.error is not None and outcome.rule == "numpy_dim" and outcome.stage == "validate"
 
@@ -121,8 +120,8 @@ from conformance.backends import BUILTIN, Request, load
 from conformance.run.isolation import WorkerPool
 
 pool = WorkerPool(timeout=60, preload=tuple(dict.fromkeys(m for name in BUILTIN for m in load(name).preload)))
-request = Request(mode="numpy", variant="v3", data=np.zeros((3, 1), np.float32), target_shape=np.array([2, 3, 1]),
-                  axes_mapping=None)
+request = Request(op="broadcast", path={"op": "v3"}, inputs={"data": np.zeros((3, 1), np.float32),
+                  "target_shape": np.array([2, 3, 1]), "axes_mapping": None}, attrs={"mode": "numpy"})
 assert pool.run("local", request).output is not None
 tasks = f"/proc/{forkserver._forkserver._forkserver_pid}/task"
 print(len(os.listdir(tasks)), sorted(open(f"{tasks}/{t}/comm").read().strip() for t in os.listdir(tasks)))
@@ -155,8 +154,8 @@ from conformance.run.isolation import WorkerPool
 hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
 resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
 pool = WorkerPool(timeout=60)
-request = Request(mode="numpy", variant="v3", data=np.zeros((3, 1), np.float32), target_shape=np.array([2, 3, 1]),
-                  axes_mapping=None)
+request = Request(op="broadcast", path={"op": "v3"}, inputs={"data": np.zeros((3, 1), np.float32),
+                  "target_shape": np.array([2, 3, 1]), "axes_mapping": None}, attrs={"mode": "numpy"})
 print(pool.run("tests.fake_backends:SegfaultBackend", request).crash)
 pool.close()
 """
@@ -190,8 +189,8 @@ with open(os.environ["MAIN_RUNS"], "a") as runs:  # no __name__ guard: each run 
     runs.write(f"{os.getpid()}\\n")
 if os.getpid() == int(open(os.environ["MAIN_RUNS"]).readline()):
     pool = WorkerPool(timeout=60)
-    request = Request(mode="numpy", variant="v3", data=np.zeros((3, 1), np.float32),
-                      target_shape=np.array([2, 3, 1]), axes_mapping=None)
+    request = Request(op="broadcast", path={"op": "v3"}, inputs={"data": np.zeros((3, 1), np.float32),
+                      "target_shape": np.array([2, 3, 1]), "axes_mapping": None}, attrs={"mode": "numpy"})
     print(pool.run("local", request).output.shape)
     pool.close()
 """

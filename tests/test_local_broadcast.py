@@ -13,7 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import reference
-from conformance.run.checks import nominal_bytes
+from conformance.run.plan import nominal_bytes
 from local_broadcast import (
     RULES,
     BroadcastError,
@@ -510,16 +510,15 @@ OUTPUT_BUDGET_ELEMENTS = 1 << 22
 @pytest.mark.parametrize("case", _all_cases(), ids=lambda c: c.id)
 def test_agrees_with_reference_on_every_case(case):
     """Every case file's case, on every op version it applies to, with the suite's own input data."""
-    from conformance.run.checks import expectation
     from conformance.data import make_data
 
-    too_large = not case.dynamic and (nominal_bytes(case.data_shape, "u8") > OUTPUT_BUDGET_ELEMENTS or (
+    too_large = not case.dynamic and (nominal_bytes(case.params.data_shape, "u8") > OUTPUT_BUDGET_ELEMENTS or (
         case.valid and nominal_bytes(case.expect_shape, "u8") > OUTPUT_BUDGET_ELEMENTS))
     if case.dynamic or too_large:
         # unknown until run time, or too large to hold (a 0 dimension counts as 1, as numpy counts): shapes only
-        for version in set(case.versions) - {0}:
+        for version in set(case.params.versions) - {0}:
             op = "Broadcast-1" if version == 1 else "Broadcast-3"
-            args = (case.data_shape, case.target_shape, case.axes_mapping, case.mode, op)
+            args = (case.params.data_shape, case.params.target_shape, case.params.axes_mapping, case.params.mode, op)
             if case.valid:
                 assert declared_shape(*args) == tuple(case.expect_shape)
             else:
@@ -527,18 +526,18 @@ def test_agrees_with_reference_on_every_case(case):
                     declared_shape(*args)
                 assert e.value.rule == case.expect_reject
         return
-    for version in case.versions:
+    for version in case.params.versions:
         for dtype in ("f32", "i64", "bool"):
-            data = make_data(case.data_shape, dtype)
+            data = make_data(case.params.data_shape, dtype)
             if version == 0:
-                mapped = set(case.axes_mapping)
-                added = [i for i in range(len(case.target_shape)) if i not in mapped]
-                got = outcome(partial(broadcast_v0, data, case.target_shape, added))
+                mapped = set(case.params.axes_mapping)
+                added = [i for i in range(len(case.params.target_shape)) if i not in mapped]
+                got = outcome(partial(broadcast_v0, data, case.params.target_shape, added))
             else:
                 op = broadcast_v1 if version == 1 else broadcast_v3
-                got = outcome(partial(op, data, case.target_shape, case.axes_mapping, case.mode))
+                got = outcome(partial(op, data, case.params.target_shape, case.params.axes_mapping, case.params.mode))
             if case.valid:
-                want = expectation(case, version, data)
+                want = case.spec.expected(case.params, {"data": data}, version)
                 assert got == ("ok", want.shape, want.dtype, want.tobytes())
             else:
                 assert got == ("reject", case.expect_reject)

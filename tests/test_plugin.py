@@ -81,7 +81,8 @@ def test_a_crashing_backend_costs_only_its_checks(project):
     result.assert_outcomes(passed=5, failed=1)
     for v, d in [("v1", "f32"), ("v1", "i8"), ("v3", "f32"), ("v3", "i8")]:
         result.stdout.fnmatch_lines([f"crash-rank2-{v}-{d}: crash: worker died: signal 11 (SIGSEGV)*",
-                                     f"*rerun: python -m pytest '*small_rank2[[]crash-rank2[]]' --check "
+                                     "*rerun: python3 -m pytest -p conformance.plugin "
+                                     f"'cases/small.yaml::small_rank2[[]crash-rank2[]]' --check "
                                      f"crash-rank2-{v}-{d}"])
     html = (project.path / "out" / "index.html").read_text()
     assert "small_rank2" in html and "signal 11 (SIGSEGV)" in html
@@ -108,7 +109,8 @@ def test_known_differences_are_strict(project):
     known = project.path / "zeroflip.yaml"
     known.write_text("""\
 - id: signed-zero-lost
-  match: {case: [small_numpy, small_rank2], dtype: [f32]}
+  match: {dtype: [f32]}
+  inputs: [valid]
   verdict: wrong_values
   reason: adds +0.0, which turns -0.0 into +0.0
   reproducer: "backend.run(data=[-0.0])"
@@ -119,6 +121,7 @@ def test_known_differences_are_strict(project):
   link: https://example.invalid/issue/1
 - id: never-matches
   match: {case: no_such_case}
+  cases_why: a case no file holds
   verdict: crash
   reason: nothing
   link: https://example.invalid/issue/2
@@ -140,12 +143,11 @@ def test_accepting_an_invalid_input_fails_with_a_rerun_command(project):
     result, data = run(project, "--backend", "tests.fake_backends:AcceptAllBackend")
     assert verdicts(data)["small_reject[acceptall-v3-f32]"] == "accepted_invalid"
     (check,) = [c for c in data["checks"] if c["case"] == "small_reject"]
-    item = "test_conformance.py::small.yaml::small_reject[acceptall]"
-    assert check["rerun"] == f"python -m pytest '{item}' --check acceptall-v3-f32"
-    assert check["id"] == "test_conformance.py::small.yaml::small_reject[acceptall-v3-f32]"
-    rerun = project.runpytest_subprocess("-p", "conformance.plugin", "--backend",
-                                         "tests.fake_backends:AcceptAllBackend", "--results", "out/rerun.json",
-                                         "--report", "none", *shlex.split(check["rerun"])[3:])
+    item = "cases/small.yaml::small_reject[acceptall]"
+    assert check["rerun"] == f"python3 -m pytest -p conformance.plugin '{item}' --check acceptall-v3-f32"
+    assert check["id"] == "cases/small.yaml::small_reject[acceptall-v3-f32]"
+    rerun = project.runpytest_subprocess("--backend", "tests.fake_backends:AcceptAllBackend", "--results",
+                                         "out/rerun.json", "--report", "none", *shlex.split(check["rerun"])[3:])
     rerun.assert_outcomes(failed=1)
     rerun_data = json.loads((project.path / "out" / "rerun.json").read_text())
     assert [c["id"] for c in rerun_data["checks"]] == [check["id"]]
@@ -233,3 +235,15 @@ def test_collect_only_leaves_the_last_results_and_report_alone(project):
                                              "--report", "out/index.html")
     collected.stdout.fnmatch_lines(["*collected*"])
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_backends_do_not_share_a_worker(project):
+    """A plug-in that patches local_broadcast in its worker process: its own checks fail, the local backend's,
+    run in the same pytest process before and after it, all pass."""
+    result, data = run(project, "--backend", "local", "--backend", "tests.fake_backends:PatchingBackend",
+                       "--backend", "local", "--uncached")
+    by_backend: dict[str, set[str]] = {}
+    for check in data["checks"]:
+        by_backend.setdefault(check["backend"], set()).add(check["verdict"])
+    assert by_backend["local"] == {"pass"}
+    assert "wrong_values" in by_backend["patching"]

@@ -16,6 +16,7 @@ import importlib
 from importlib import metadata
 
 from conformance.backends.base import Backend, Outcome, Request
+from conformance.run.paths import Axis
 
 BUILTIN = {
     "openvino": "conformance.backends.openvino:OpenVINOBackend",
@@ -85,4 +86,5 @@ def load(ref: str) -> Backend:
     return _instance(ref, _import_class(ref))
 
 
-__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "Backend", "BackendNotFound", "Outcome", "Request", "load", "plugins"]
+__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "Axis", "Backend", "BackendNotFound", "Outcome", "Request", "load",
+           "plugins"]

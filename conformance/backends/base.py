@@ -17,10 +17,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from conformance.cases import Case
 from conformance.ops import DEFAULT as DEFAULT_OP
 from conformance.ops import get as get_op
-from conformance.cases import Case
 from conformance.run.paths import Axis, Path, every_path
+
 
 @dataclass(frozen=True)
 class Request:

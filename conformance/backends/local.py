@@ -7,7 +7,7 @@ from conformance import ops
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.cases import Case
 from conformance.data import DTYPES
-from conformance.run.paths import Axis, Path
+from conformance.run.paths import Axis, Path, every_path
 
 
 class LocalBackend(Backend):
@@ -25,13 +25,16 @@ class LocalBackend(Backend):
         op = ops.get(case.op)
         if not op.local:
             return {(): f"op {case.op} has no local implementation"}
-        return {(("op", value),): why for value, why in op.local_paths(case.params).items()}
+        others = [a for a in self.path_axes() if a.name != "op"]  # a subclass's further axes, as data
+        return {(("op", value), *rest): why for value, why in op.local_paths(case.params).items()
+                for rest in every_path(others)}
 
     def op_version(self, path: Path, op: str = ops.DEFAULT) -> int | None:
         return ops.get(op).local_versions.get(dict(path)["op"])
 
     def run(self, request: Request) -> Outcome:
-        return ops.get(request.op).local[request.path["op"]](request)  # type: ignore[no-any-return]
+        outcome: Outcome = ops.get(request.op).local[request.path["op"]](request)
+        return outcome
 
     def declare(self, request: Request) -> Outcome:
         return self.run(request)

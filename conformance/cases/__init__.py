@@ -112,7 +112,7 @@ def case_from(raw: dict[str, Any], name: str, line: int, group: str, text: str) 
     spec = ops.get(raw.get("op", ops.DEFAULT))
     expect = raw["expect"]
     return Case(
-        id=raw["id"], file=name, line=line, group=group, op=spec.name if "op" not in raw else raw["op"],
+        id=raw["id"], file=name, line=line, group=group, op=raw.get("op", spec.name),
         params=spec.parse({k: v for k, v in raw.items() if k not in COMMON_KEYS}),
         expect_shape=dims_from_yaml(expect["shape"]) if "shape" in expect else None,
         expect_reject=expect.get("reject"), spec_ref=raw["spec_ref"], description=raw.get("description"),

@@ -35,11 +35,22 @@ def rerun_command(nodeid: str, check: Check | None = None) -> str:
     return f"python3 -m pytest -p conformance.plugin {shlex.quote(nodeid)}{only}"
 
 
-class CasesDir(pytest.Dir):
-    """The case directory: its files (and folders), then the generated checks."""
+class CasesDir(pytest.Directory):
+    """The case directory: its files and folders in name order (as pytest.Dir collects them), then the generated
+    checks."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        yield from super().collect()
+        ihook = self.ihook
+        for entry in sorted(self.path.iterdir()):
+            if not self.session.isinitpath(entry, with_parents=entry.is_dir()) and \
+                    ihook.pytest_ignore_collect(collection_path=entry, config=self.config):
+                continue
+            if entry.is_dir():
+                collector = ihook.pytest_collect_directory(path=entry, parent=self)
+                if collector is not None:
+                    yield collector
+            elif entry.is_file():
+                yield from ihook.pytest_collect_file(file_path=entry, parent=self)
         if self.config.getoption("generated_examples") > 0:
             yield GeneratedChecks.from_parent(self, name="generated")
 
@@ -66,10 +77,10 @@ class CaseFile(pytest.File):
                     yield CaseItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case, backend_ref=ref,
                                                checks=checks)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFileError):
             return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style)
 
 
 class CheckFailure(Exception):
@@ -98,6 +109,7 @@ class CaseItem(pytest.Item):
         self.case, self.backend_ref, self.checks = case, backend_ref, checks
 
     def check_id(self, check: Check) -> str:
+        assert self.parent is not None
         return f"{self.parent.nodeid}::{check.name}"
 
     def runtest(self) -> None:
@@ -143,11 +155,11 @@ class CaseItem(pytest.Item):
         return (f"{check.part}: {record.verdict}: {record.message} {check.context()}\n"
                 f"  case: {check.case.file}:{check.case.line} ({check.case.spec_ref})\n  rerun: {record.rerun}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, (CheckFailure, pytest.xfail.Exception)):
             # the message is the whole story; pytest's traceback of it would parse source files (~0.2 s each)
             return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.config.rootpath / self.case.file, self.case.line - 1, self.name
@@ -210,10 +222,10 @@ class GeneratedItem(pytest.Item):
                 state.log.add_case(generated.GENERATED, case.to_json())
                 state.log.add_check(record.to_json())
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CheckFailure):
             return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return Path(generated.__file__), 0, self.name

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance import known as known_mod
-from conformance.backends import Backend, BackendNotFound, load
-from conformance.backends import BUILTIN
+from conformance.backends import BUILTIN, Backend, BackendNotFound, load
 from conformance.plugin.options import parse_shard, shard_of
 from conformance.results.run_log import RunLog
 from conformance.run import paths
@@ -115,8 +114,8 @@ class State:
         option = self.config.option
         return bool(self.deselected or self.shard or self.only or self.selection or self.dtypes or self.modes
                     or option.keyword or option.markexpr
-                    or any("::" in str(arg) or str(arg).endswith((".yaml", ".yml"))
-                           for arg in self.config.invocation_params.args))
+                    or any("::" in arg or Path(arg).resolve() not in (self.cases_dir, self.config.rootpath)
+                           for arg in self.config.args))
 
     def close(self) -> None:
         if self._pool is not None:
@@ -133,7 +132,7 @@ class State:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         payload = dict(report.user_properties).get("conformance")
         if payload is not None and report.when == "call":
-            data = json.loads(payload)
+            data = json.loads(str(payload))
             for case_id, case in data["cases"].items():
                 self.log.add_case(case_id, case)
             for record in data["checks"]:
@@ -148,7 +147,8 @@ class State:
         if self.shard is None:
             return
         k, n = self.shard
-        keep, drop = [], []
+        keep: list[pytest.Item] = []
+        drop: list[pytest.Item] = []
         for item in items:
             in_shard = not isinstance(item, CaseItem) or shard_of(item.case.id, n) == k
             (keep if in_shard else drop).append(item)

@@ -120,7 +120,7 @@ def found_case_yaml(check: Check, drawn: dict[str, Any], message: str, seed_valu
                         f"{message.split(' [')[0]}"),
         **({"op": case.op} if case.op != ops.DEFAULT else {}),
         **{k: value for k, value in drawn.items() if value is not None}}
-    entry["expect"] = {"shape": as_yaml_dims(case.expect_shape)} if case.valid else {"reject": case.expect_reject}
+    entry["expect"] = {"shape": as_yaml_dims(case.expect_shape or ())} if case.valid else {"reject": case.expect_reject}
     entry["spec_ref"] = case.spec_ref
     entry["dtypes"] = [check.dtype]
     header = (f"# yaml-language-server: $schema=../../conformance/cases/case.schema.json\n"

@@ -116,7 +116,8 @@ def worker_context(preload: tuple[str, ...]) -> Any:
     context = multiprocessing.get_context("forkserver")
     # conformance.run.worker_environment first: it keeps runtimes from starting threads as they are imported;
     # conformance.run.quiesce last: it stops the threads the others started, so that forking is safe
-    context.set_forkserver_preload(["conformance.run.worker_environment", "numpy", "conformance.run.isolation", *preload,
+    context.set_forkserver_preload(["conformance.run.worker_environment", "numpy", "conformance.run.isolation",
+                                    *preload,
                                     "conformance.run.quiesce"])
     return context
 

@@ -44,6 +44,7 @@ OP = Op(
     shape_inputs=params.shape_inputs, attributes=params.attributes, expected=params.expected,
     versions=lambda p: p.versions, label=params.op_name, traits=traits.TRAITS,
     local={"v1": local.run, "v3": local.run, "v0": local.run, "expand": local.run},
-    local_versions=local.VERSIONS, local_paths=local.applies, strategy=strategy.inputs, spec_ref=_spec_ref, details=params.details,
+    local_versions=local.VERSIONS, local_paths=local.applies, strategy=strategy.inputs, spec_ref=_spec_ref,
+    details=params.details,
     fields=("mode",),
 )

@@ -14,7 +14,6 @@ DECLARED_AS = {"v1": "Broadcast-1", "expand": "Expand", "v0": "Broadcast-3", "v3
 
 def run(request: Any) -> Any:
     import local_broadcast
-
     from conformance.backends.base import Outcome
 
     variant = request.path["op"]

@@ -1,0 +1,43 @@
+"""Cases and requests built in tests, the way the harness builds them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from conformance import ops
+from conformance.backends import Request
+
+
+def case(mode: str = "numpy", data_shape: tuple[int | None, ...] = (3,), target_shape: Any = (2, 3),
+         axes_mapping: Any = None, *, case_id: str = "c", group: str = "rule", versions: tuple[int, ...] | None = None,
+         expect_reject: str | None = None, dtypes: tuple[str, ...] | None = None) -> Any:
+    """A Broadcast case; its expected shape is the reference's (unless ``expect_reject`` is given)."""
+    from conformance.cases import Case
+
+    op = ops.get("broadcast")
+    raw: dict[str, Any] = {"mode": mode, "data_shape": ["?" if d is None else d for d in data_shape],
+                           "target_shape": list(target_shape) if isinstance(target_shape, tuple) else target_shape}
+    if axes_mapping is not None:
+        raw["axes_mapping"] = list(axes_mapping)
+    if versions is not None:
+        raw["versions"] = list(versions)
+    params = op.parse(raw)
+    shape, rule = op.outcome(params)
+    return Case(id=case_id, file=f"cases/{case_id}.yaml", line=1, group=group, op="broadcast", params=params,
+                expect_shape=None if expect_reject or rule else shape, expect_reject=expect_reject or rule,
+                spec_ref="000_ece0cbba5cb063a0.txt", dtypes=dtypes)
+
+
+def request(data: np.ndarray, target_shape: Any, axes_mapping: Any = None, mode: str = "numpy", *,
+            path: dict[str, str] | None = None, variant: str = "", shape_only: bool = False,
+            data_shape: tuple[int | None, ...] | None = None) -> Request:
+    """A Broadcast request as a worker receives it."""
+    target = np.asarray(target_shape, dtype=np.int64) if not isinstance(target_shape, np.ndarray) else target_shape
+    axes = None if axes_mapping is None else (axes_mapping if isinstance(axes_mapping, np.ndarray)
+                                              else np.asarray(axes_mapping, dtype=np.int64))
+    return Request(op="broadcast", path=path or {"variant": variant}, inputs={"data": data, "target_shape": target,
+                                                                             "axes_mapping": axes},
+                   attrs={"mode": mode}, shape_only=shape_only,
+                   input_shapes={"data": tuple(data.shape) if data_shape is None else data_shape}, variant=variant)

@@ -1,0 +1,70 @@
+"""Paths as data: a backend's axes and values make its checks and their ids; --path selects, --list-paths
+shows them; a value added to an axis is a new set of checks, and the ids of the others do not change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.backends import Axis, load
+from conformance.run import paths
+from conformance.run.plan import plan
+from tests import builders
+from tests.fake_backends import TwoLayoutsBackend
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_path_label_is_made_from_the_axes_in_one_place():
+    axes = load("openvino").path_axes()
+    assert [paths.label(axes, p) for p in paths.every_path(axes)] == ["opset1-const", "opset1-param",
+                                                                      "opset3-const", "opset3-param"]
+    assert paths.describe((("opset", "3"), ("target_shape", "Parameter"))) == "opset 3, target_shape Parameter"
+
+
+class WithAView(TwoLayoutsBackend):
+    """The same backend, one value more on its "output" axis: data, nothing else."""
+
+    axes = (*TwoLayoutsBackend.axes[:-1], Axis("output", ("fresh", "view"), default="fresh"))
+
+
+def test_a_value_added_to_an_axis_adds_checks_and_keeps_the_other_ids():
+    case = builders.case("numpy", (3,), (2, 3), dtypes=("f32",))
+    before = [c.part for c in plan(case, TwoLayoutsBackend(), "x", None)]
+    after = [c.part for c in plan(case, WithAView(), "x", None)]
+    assert before == ["two-layouts-v1-f32", "two-layouts-v3-f32"]  # the default value is left out of ids
+    assert after == ["two-layouts-v1-f32", "two-layouts-v1-view-f32", "two-layouts-v3-f32", "two-layouts-v3-view-f32"]
+    checks = plan(case, WithAView(), "x", None, {"output": {"view"}})
+    assert [c.path for c in checks] == [(("op", "v1"), ("output", "view")), (("op", "v3"), ("output", "view"))]
+
+
+def test_a_malformed_path_selection_says_how_to_write_it():
+    with pytest.raises(ValueError, match="give AXIS=VALUE"):
+        paths.parse_selection(["opset"])
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    (pytester.path / "cases").mkdir()
+    (pytester.path / "cases" / "small.yaml").write_text(
+        "group: rule\ncases:\n  - id: small\n    mode: numpy\n    data_shape: [3]\n    target_shape: [2, 3]\n"
+        "    expect: {shape: [2, 3]}\n    spec_ref: \"003_38ca088f58e9a6c7.txt#Examples\"\n    dtypes: [f32]\n")
+    return pytester
+
+
+def test_path_options_select_and_list(project):
+    args = ("-p", "conformance.plugin", "-p", "no:cacheprovider", "--generated-examples", "0", "--report", "none")
+    listed = project.runpytest_subprocess(*args, "--backend", "openvino", "--backend", "local", "--list-paths")
+    listed.stdout.fnmatch_lines(["openvino:", "  opset: 1 (opset1), 3 (opset3)*",
+                                 "  target_shape: Constant (const), Parameter (param)*", "local:",
+                                 "  op: v1, v3, v0,*"])
+    assert listed.ret == 0
+    project.runpytest_subprocess(*args, "--backend", "openvino", "--path", "target_shape=Parameter", "--path",
+                                 "opset=3", "--results", "out.json")
+    data = json.loads((project.path / "out.json").read_text())
+    assert [(c["variant"], c["path"]) for c in data["checks"]] == [
+        ("opset3-param", {"opset": "3", "target_shape": "Parameter"})]
+    assert data["unmatched_known"] == []  # a restricted run: no entry is called stale
