@@ -56,9 +56,11 @@ def special_values(dtype: np.dtype) -> np.ndarray:
         return np.array(_STRINGS, dtype)
     if name in FLOATS:
         finfo = ml_dtypes.finfo(dtype)
-        values: list[float] = [-0.0, np.nan, np.inf, -np.inf, finfo.smallest_subnormal, -finfo.smallest_subnormal,
-                               finfo.max,
-                  finfo.min, finfo.tiny]
+        # finfo's limits are scalars of the type itself; as Python floats (exact: every type here fits in a
+        # float64, which np.array(values, np.float64) converts them to anyway).
+        tiniest = float(finfo.smallest_subnormal)
+        values: list[float] = [-0.0, np.nan, np.inf, -np.inf, tiniest, -tiniest,
+                               float(finfo.max), float(finfo.min), float(finfo.tiny)]
         array = np.array(values, np.float64).astype(dtype)
         array = array[~(np.isnan(array.astype(np.float64)) & ~np.isnan(values))]  # no infinity in the type
         if name in _NAN_PAYLOAD_BITS:

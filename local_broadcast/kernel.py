@@ -86,7 +86,9 @@ def view(data: np.ndarray, plan: Plan) -> np.ndarray:
         try:
             # What np.broadcast_to returns, built directly (its checks cost a few microseconds); the
             # read-only buffer makes the view read-only.
-            return np.ndarray(plan.shape, data.dtype, memoryview(data).toreadonly(), 0,
+            # (numpy's stubs declare ndarray.__buffer__ only for Python >= 3.12; the protocol is there in 3.11.)
+            buffer = memoryview(data).toreadonly()  # type: ignore[arg-type]
+            return np.ndarray(plan.shape, data.dtype, buffer, 0,
                               _shapes(data.shape, plan.shape, plan.new_axes, data.itemsize)[1])
         except (TypeError, ValueError, BufferError):  # a dtype the buffer protocol cannot carry: datetime64
             pass

@@ -17,6 +17,7 @@ is the unknown one (bidirectional, facing a target dimension of 1).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -144,7 +145,8 @@ def output_shape(data_shape: Sequence[int | None], target_shape: object, axes_ma
 def broadcast(data: np.ndarray, target_shape: object, axes_mapping: object = None,
               mode: str = "numpy") -> np.ndarray:
     """Broadcast-3 in any mode (Broadcast-1 is the same without bidirectional): a new array of data's dtype."""
-    shape = output_shape(data.shape, target_shape, axes_mapping, mode)
+    # data.shape has no unknown (None) dimension, so neither has the output shape.
+    shape = cast(tuple[int, ...], output_shape(data.shape, target_shape, axes_mapping, mode))
     if mode == "explicit":
         # Give data the output's rank: its own dimensions on the mapped axes, 1 on the others.
         aligned = [1] * len(shape)

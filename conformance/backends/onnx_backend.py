@@ -172,9 +172,8 @@ class ExpandBackend(Backend):
             by_opset.setdefault(int(request.path["opset"]), []).append(i)
         for opset, members in by_opset.items():
             batch = [requests[i] for i in members]
-            results: list[Outcome | None] = list(
-                self.run_model_many(expand_batch_model(batch, opset, self.output_rank), batch_feeds(batch))
-                or [None] * len(members))
+            shared = self.run_model_many(expand_batch_model(batch, opset, self.output_rank), batch_feeds(batch))
+            results: list[Outcome | None] = list(shared) if shared else [None] * len(members)
             for i, result in zip(members, results, strict=True):
                 outcomes[i] = self.run(requests[i]) if result is None else as_requested(result, requests[i])
         return [outcomes[i] for i in range(len(requests))]

@@ -198,8 +198,9 @@ def write_report(results: Results | Mapping[str, Any], path: Path,
         except Unusable as e:
             compare, problem = None, str(e)
     if isinstance(bench, (str, Path)):
+        bench_path = Path(bench)
         try:
-            bench, source = load_bench(Path(bench)), _bench_source(Path(bench))
+            bench, source = load_bench(bench_path), _bench_source(bench_path)
         except Unusable as e:
             bench, bench_problem = None, str(e)
     write_atomic(Path(path), render(results, compare, compare_problem=problem, bench=bench, bench_source=source,

@@ -163,7 +163,9 @@ def _shapes(result: dict[str, Any]) -> str:
 
 
 def _meta(meta: dict[str, Any], source: str | None) -> list[tuple[str, str]]:
-    versions = meta.get("versions") if isinstance(meta.get("versions"), dict) else {}
+    versions = meta.get("versions")
+    if not isinstance(versions, dict):
+        versions = {}
     load = [meta.get(k) for k in ("loadavg_before", "loadavg_after")]
     items = [("Machine", " · ".join(str(x) for x in (meta.get("machine"), meta.get("cpus") and
                                                        f"{meta['cpus']} CPUs") if x)),

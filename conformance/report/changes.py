@@ -32,7 +32,9 @@ def changed(results: Results, compare: Results) -> Iterable[Change]:
         if was != now:
             kind = ("added" if before is None else "removed" if after is None else
                     "new_failures" if was == PASS else "fixes" if now == PASS else "changed")
-            yield kind, key[1], after or before, was, now  # type: ignore[misc]  (one of them is there)
+            check = after or before
+            assert check is not None  # the key comes from one of them
+            yield kind, key[1], check, was, now
 
 
 def change_counts(results: Results | Mapping[str, Any], compare: Results | Mapping[str, Any]) -> dict[str, int]:

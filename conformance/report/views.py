@@ -71,7 +71,7 @@ def _kind(op: ops.Op | None, params: Any) -> str:
 def case_view(case_id: str, record: CaseRecord | None) -> dict[str, Any]:
     record = record or CaseRecord()
     op = op_of(record.op)
-    view = {"id": case_id, "file": record.file or "(unknown file)", "line": record.line,
+    view: dict[str, Any] = {"id": case_id, "file": record.file or "(unknown file)", "line": record.line,
             "group": record.group or "-", "op": op.title if op is not None else str(record.op),
             "mode": _kind(op, record.params), "params": op_rows(op, record.params),
             "expect": outcome(record.expect), "spec_ref": record.spec_ref, "description": record.description,

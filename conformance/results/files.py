@@ -84,11 +84,11 @@ def merge(runs: Iterable[Results]) -> Results:
             key = f"{name}@{info.version}" if info.version else name
             merged.backends[key] = replace(info, name=info.name or name)
         for check in r.checks:
-            key = (check.key, check.column)
-            if key in seen:
-                merged.checks[seen[key]] = check
+            check_key = (check.key, check.column)
+            if check_key in seen:
+                merged.checks[seen[check_key]] = check
             else:
-                seen[key] = len(merged.checks)
+                seen[check_key] = len(merged.checks)
                 merged.checks.append(check)
         merged.unmatched_known.extend(r.unmatched_known)
         merged.collection_errors.extend(r.collection_errors)

@@ -52,14 +52,17 @@ class _Record:
     defaults; keys of no field are dropped)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _names(type(self))}
+        # Annotated as plain `type`: mypy does not see type[_Record] as Hashable (it checks the class's
+        # __hash__ as an unbound method), which functools.cache asks of its arguments.
+        cls: type = type(self)
+        return {name: getattr(self, name) for name in _names(cls)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         return cls(**_pick(cls, data))
 
 
-def _as(cls: type, value: Any) -> Any:
+def _as(cls: type[_Record], value: Any) -> Any:
     """`value` as a `cls` record: None stays None, a record stays itself, a mapping is read with from_json."""
     if value is None or isinstance(value, cls):
         return value

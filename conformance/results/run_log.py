@@ -75,7 +75,7 @@ class RunLog:
         self.unmatched: list[dict[str, Any]] = []
         self.cases: dict[str, dict[str, Any]] = {}
         self.stream: results.Stream | None = None
-        self.compare: dict[str, Any] | Path | None = None
+        self.compare: results.Results | Path | None = None
 
     @property
     def runs_nothing(self) -> bool:
@@ -137,7 +137,7 @@ class RunLog:
         cases = {case_id: data for case_id, data in self.cases.items() if case_id in used}
         matched = {(r["backend"], r["known"]["id"]) for r in self.checks if r.get("known")}
         names = {b.name for b in self.backends.values()}
-        versions = {b.name: b.version() or "" for b in self.backends.values()}
+        versions: dict[str, str | None] = {b.name: b.version() or "" for b in self.backends.values()}
         unmatched = known_mod.unmatched({n: ks for n, ks in self.known.items() if n in names}, matched, versions,
                                         restricted)
         return {

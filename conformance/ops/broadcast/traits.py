@@ -64,20 +64,28 @@ def _is_1d(values: Any) -> bool:
     return values is not None and np.ndim(np.asarray(values, dtype=object)) == 1
 
 
-def _static(case: Case) -> bool:
-    return None not in case.data_shape
+def _static_shape(case: Case) -> tuple[int, ...] | None:
+    """The data shape, where every dimension of it is known."""
+    dims = tuple(d for d in case.data_shape if d is not None)
+    return dims if len(dims) == len(case.data_shape) else None
 
 
 def _output(case: Case) -> tuple[int, ...] | None:
     """The spec's output shape, where the inputs are valid and it is known."""
     shape, _ = outcome(case)
-    return None if shape is None or None in shape else tuple(int(d) for d in shape)
+    if shape is None:
+        return None
+    dims = tuple(int(d) for d in shape if d is not None)
+    return dims if len(dims) == len(shape) else None
 
 
 def _shows(case: Case, first: int) -> bool:
     """The input holds its special value number ``first`` (0-based), and the output shows it."""
     out = _output(case)
-    return out is not None and math.prod(out) > 0 and _static(case) and math.prod(case.data_shape) > first
+    if out is None or math.prod(out) <= 0:
+        return False
+    data = _static_shape(case)
+    return data is not None and math.prod(data) > first
 
 
 def _facing(case: Case) -> list[tuple[int | None, int]]:
@@ -109,15 +117,15 @@ def _merged_rank(case: Case) -> int:
     """The dimensions a numpy or explicit broadcast keeps once adjacent axes are merged as OpenVINO's CPU
     Broadcast node merges them (fillOptimizedDimsAndSrcStrides: (repeat, data) pairs per axis, a 1 folds its
     neighbours together); 0 where it cannot tell."""
-    out = _output(case)
-    if out is None or not _static(case) or case.mode == "bidirectional" or 0 in case.data_shape:
+    out, data = _output(case), _static_shape(case)
+    if out is None or data is None or case.mode == "bidirectional" or 0 in data:
         return 0
     src = [1] * len(out)
     if case.mode == "explicit":
-        for d, a in zip(case.data_shape, _axes(case), strict=False):
+        for d, a in zip(data, _axes(case), strict=False):
             src[a] = d
     else:
-        src[len(out) - len(case.data_shape):] = case.data_shape
+        src[len(out) - len(data):] = data
     dims = [x for s, o in zip(src, out, strict=True) for x in (o // s, s)]
     i = 1
     while i < len(dims) - 1:
