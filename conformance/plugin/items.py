@@ -80,7 +80,9 @@ class CaseFile(pytest.File):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFileError):
             return str(excinfo.value)
-        return super().repr_failure(excinfo, style)
+        # pytest.Collector.repr_failure takes no style (it picks the traceback style itself); pytest asks a
+        # collector with excinfo only, so style is always None here.
+        return super().repr_failure(excinfo)
 
 
 class CheckFailure(Exception):
