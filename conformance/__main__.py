@@ -1,4 +1,4 @@
-"""Command line, e.g. ``python -m conformance report RESULTS.json [...] -o OUT.html [--compare OLD.json]``.
+"""Command line, e.g. ``python3 -m conformance report RESULTS.json [...] -o OUT.html [--compare OLD.json]``.
 
 Each task is a subcommand, so others (running, listing cases) can sit beside ``report``.
 """
@@ -35,6 +35,20 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _schema(args: argparse.Namespace) -> int:
+    from conformance.cases.schema import SCHEMA_PATH, editor_schema_text
+
+    text = editor_schema_text()
+    if args.check:
+        if SCHEMA_PATH.read_text(encoding="utf-8") != text:
+            print(f"{SCHEMA_PATH} is out of date: run python3 -m conformance schema", file=sys.stderr)
+            return 1
+        return 0
+    SCHEMA_PATH.write_text(text, encoding="utf-8")
+    print(SCHEMA_PATH)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="broadcast-conformance",
                                      description="Broadcast conformance suite tools.")
@@ -51,6 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--bench", type=Path, metavar="BENCH.json",
                      help="benchmark results (python3 -m bench.broadcast_bench) to chart in the report")
     rep.set_defaults(func=_report)
+    schema = commands.add_parser("schema", help="write the case files' JSON Schema from the code's lists",
+                                 description="Write conformance/cases/case.schema.json (what editors check case "
+                                             "files against) from the ops' keys and rules and the code's lists.")
+    schema.add_argument("--check", action="store_true", help="only say whether the file is up to date (exit 1 if not)")
+    schema.set_defaults(func=_schema)
     return parser
 
 

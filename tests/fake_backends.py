@@ -226,3 +226,17 @@ class PatchingBackend(LocalBackend):
         local_broadcast.broadcast_v3 = lambda data, target, *args, **kwargs: np.zeros(  # type: ignore[assignment]
             tuple(int(t) for t in target), data.dtype)
         return super().run(request)
+
+
+class SpoiledAfterFirstBackend(LocalBackend):
+    """Right on the first check of its process, wrong on every later one (all output values zero)."""
+
+    name = "spoiled"
+    runs = 0
+
+    def run(self, request: Request) -> Outcome:
+        outcome = super().run(request)
+        SpoiledAfterFirstBackend.runs += 1
+        if SpoiledAfterFirstBackend.runs > 1 and outcome.output is not None and outcome.output.size:
+            return Outcome(output=np.zeros_like(outcome.output))
+        return outcome

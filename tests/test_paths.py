@@ -68,3 +68,16 @@ def test_path_options_select_and_list(project):
     assert [(c["variant"], c["path"]) for c in data["checks"]] == [
         ("opset3-param", {"opset": "3", "target_shape": "Parameter"})]
     assert data["unmatched_known"] == []  # a restricted run: no entry is called stale
+
+
+def test_a_default_run_covers_every_pair_of_axis_values_and_all_paths_on_request():
+    axes = [Axis("a", ("1", "2", "3")), Axis("b", ("x", "y")), Axis("c", ("p", "q")), Axis("d", ("u", "v", "w"))]
+    every = list(paths.every_path(axes))
+    chosen = paths.pairwise(every)
+    assert len(chosen) < len(every)
+    pairs = {(p[i], p[j]) for p in every for i in range(4) for j in range(i + 1, 4)}
+    assert pairs == {(p[i], p[j]) for p in chosen for i in range(4) for j in range(i + 1, 4)}
+    assert paths.covering(every, "upstream") == chosen
+    assert paths.covering(every, "rule") == every and paths.covering(every, "upstream", everything=True) == every
+    two = list(paths.every_path(axes[:2]))
+    assert paths.pairwise(two) == two  # with two axes, every pair is every path

@@ -23,6 +23,9 @@ def add(parser: pytest.Parser) -> None:
     group.addoption("--path", action="append", default=None, metavar="AXIS=VALUE",
                     help="only the paths with this value of this axis, e.g. target_shape=Parameter (repeatable; "
                          "values of one axis add up; --list-paths shows every backend's axes)")
+    group.addoption("--paths", default="default", choices=["default", "all"],
+                    help="which paths of each case run: default (every path for the spec's examples, rules and "
+                         "interpretations, every pair of axis values for the other cases) or all")
     group.addoption("--list-paths", action="store_true",
                     help="print every backend's path axes and their values, and run nothing")
     group.addoption("--cases", default=None, metavar="DIR", help="case directory (default: <rootdir>/cases)")

@@ -64,6 +64,7 @@ class State:
         self.known = known_mod.on_hardware(loaded, hardware)
         self.shard = parse_shard(config.getoption("shard"))
         self.uncached = config.getoption("uncached")
+        self.every_path = config.getoption("paths") == "all"
         self.budget = int(config.getoption("output_budget") * 2**20)
         self.only = tuple(config.getoption("check") or ())
         option = config.getoption("cases")

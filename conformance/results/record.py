@@ -29,9 +29,10 @@ FORMAT = "broadcast-conformance-results/2"
 FORMAT_1 = "broadcast-conformance-results/1"  # before the redesign: read, never written
 FORMATS = (FORMAT, FORMAT_1)
 
-# How a check's outcome was computed: in a model of its own, in one shared with other checks, or in a shared
-# one where it failed and then again alone (that outcome counts).
-MODELS = ("own", "shared", "shared, then own")
+# How the outcome that decided a check was computed: in a model of its own or a shared one; an outcome that failed
+# in a worker that had run other checks is computed again on a model of its own in a fresh worker (that counts).
+MODELS = ("own", "shared", "own, fresh worker", "own, then fresh worker", "shared, then fresh worker",
+          "shared, then own")  # the last: format /1 and runs before fresh-worker confirmation
 # Where an implementation's rejection or failure came from (conformance.backends.Outcome.stage).
 STAGES = ("build", "validate", "compile", "infer", "worker")
 

@@ -186,10 +186,12 @@ class RunLog:
         for column, counts in sorted(per_backend.items()):
             lines.append(f"conformance {column}: " + ", ".join(f"{n} {k}" for k, n in counts.most_common()))
         models = Counter(r.get("model") for r in self.checks)
-        if models["shared"] or models["shared, then own"]:
-            lines.append(f"conformance: {models['shared'] + models['shared, then own']} checks computed in models "
-                         f"shared with others; {models['shared, then own']} failed there and ran again alone, "
-                         "which decided their verdict")
+        shared = models["shared"] + models["shared, then fresh worker"]
+        confirmed = models["own, then fresh worker"] + models["shared, then fresh worker"]
+        if shared or confirmed:
+            lines.append(f"conformance: {shared} checks computed in models shared with others; {confirmed} failed "
+                         "in a worker that had run other checks and ran again in a fresh one, which decided their "
+                         "verdict")
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
         lines += [f"conformance: wrote {p}" for p in self.written]

@@ -39,10 +39,11 @@ class Alone:
         self.pool = pool
 
     def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]:
-        return self.pool.run(check.backend_ref, request), "own"
+        outcome = self.pool.run(check.backend_ref, request)
+        return outcome, "own, fresh worker" if self.pool.last_fresh else "own"
 
-    def alone(self, check: Check, request: Request) -> Outcome:
-        return self.pool.run(check.backend_ref, request)
+    def fresh(self, check: Check, request: Request) -> Outcome:
+        return self.pool.run_fresh(check.backend_ref, request)
 
 
 class Batcher:
@@ -115,7 +116,8 @@ class Shared:
             if len(batch) > 1:
                 outcome = batcher.run_batch(batch, request)
                 return outcome, "own" if check.name in batcher.lone else "shared"
-        return batcher.pool.run(check.backend_ref, request), "own"
+        outcome = batcher.pool.run(check.backend_ref, request)
+        return outcome, "own, fresh worker" if batcher.pool.last_fresh else "own"
 
-    def alone(self, check: Check, request: Request) -> Outcome:
-        return self.batcher.pool.run(check.backend_ref, request)
+    def fresh(self, check: Check, request: Request) -> Outcome:
+        return self.batcher.pool.run_fresh(check.backend_ref, request)

@@ -1,10 +1,12 @@
 """Running one check and judging it: its inputs, the request a worker runs, the reference's expectation, the
 known difference that describes it, and its record.
 
-Where a check's outcome comes from is a ``Runner``'s business (conformance/run/runners.py): a worker of its own,
-or a model shared with other checks. No verdict depends on sharing: an outcome from a shared model that fails
-is computed again on a model of the check's own, and that outcome decides; the record says which model
-decided (``model``).
+Where a check's outcome comes from is a ``Runner``'s business (conformance/run/batching.py): a model of its own,
+or one shared with other checks, in the backend's worker process. No verdict depends on what else ran: an
+outcome that fails (a known difference too) and was not computed in a fresh worker on a model of its own is
+computed again so, in a worker that has run nothing before it, and that outcome decides; the record says how
+the deciding outcome was computed (``model``: "own", "shared", "own, fresh worker", "own, then fresh worker",
+"shared, then fresh worker").
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
 
 
 class Runner(Protocol):
-    """Where outcomes come from: ``outcome`` gives a check's outcome and the model it came from ("own" or
-    "shared"); ``alone`` computes it again on a model of its own."""
+    """Where outcomes come from: ``outcome`` gives a check's outcome and how it was computed ("own", "shared",
+    "own, fresh worker"); ``fresh`` computes it again on a model of its own in a worker that has run nothing
+    before it."""
 
     def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]: ...
 
-    def alone(self, check: Check, request: Request) -> Outcome: ...
+    def fresh(self, check: Check, request: Request) -> Outcome: ...
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,8 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
                                                   check.path or (), check.variant, record.backend_version))
     outcome, model = runner.outcome(check, prepared.request)
     judgement = judge(prepared.expect, outcome, known=entry)
-    if v.PYTEST_OUTCOME[judgement.verdict] == "failed" and model == "shared":
-        outcome, model = runner.alone(check, prepared.request), "shared, then own"
+    if (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN) and model != "own, fresh worker":
+        outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"
         judgement = judge(prepared.expect, outcome, known=entry)
     fill(record, judgement, outcome, prepared.expect.output)
     record.model, record.duration = model, round(time.perf_counter() - start, 4)

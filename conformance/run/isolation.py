@@ -164,9 +164,11 @@ class _Worker:
         with _without_the_main_module():
             self.process.start()
         child.close()
+        self.tasks = 0  # tasks sent to it: a worker that has run none is fresh
 
     def call(self, batch: bool, backend_ref: str, payload: Any, timeout: float) -> Any:
         """The task's result; raises _Died, or _TimedOut once it has killed the process."""
+        self.tasks += 1
         acknowledged = False
         try:
             self.conn.send((batch, backend_ref, payload))
@@ -200,6 +202,7 @@ class WorkerPool:
         self.memory_limit = memory_limit
         self.context = worker_context(preload)
         self._workers: dict[str, _Worker] = {}
+        self.last_fresh = False  # the last task ran in a worker that had run nothing before it
 
     def _start(self) -> _Worker:
         return _Worker(self.context, self.memory_limit)
@@ -210,6 +213,7 @@ class WorkerPool:
             worker = self._workers.get(backend_ref)
             if worker is None:
                 worker = self._workers[backend_ref] = self._start()
+            self.last_fresh = worker.tasks == 0
             try:
                 return worker.call(batch, backend_ref, payload, self.timeout)
             except _TimedOut:
@@ -233,6 +237,15 @@ class WorkerPool:
             return Outcome(timeout=self.timeout, stage="worker")
         except Exception as e:  # e.g. the request could not be pickled
             return Outcome(adapter_error=f"{type(e).__name__}: {e}")
+
+    def run_fresh(self, backend_ref: str, request: Request) -> Outcome:
+        """The check in a worker that has run nothing before it (which then serves the backend's next checks):
+        what an earlier check did to its process cannot change this outcome."""
+        worker = self._workers.get(backend_ref)
+        if worker is not None and worker.tasks:
+            worker.stop()
+            self._workers[backend_ref] = self._start()
+        return self.run(backend_ref, request)
 
     def run_batch(self, backend_ref: str, requests: list[Request]) -> list[Outcome] | None:
         """Several checks in one call; None if the batch failed in any way (a crash, a timeout, an exception):

@@ -58,3 +58,31 @@ def parse_selection(texts: Iterable[str]) -> dict[str, set[str]]:
 def selected(path: Path, selection: Mapping[str, set[str]]) -> bool:
     """A path is selected when, for every axis it has that the selection names, its value is among those named."""
     return all(value in selection[name] for name, value in path if name in selection)
+
+
+def pairwise(paths: list[Path]) -> list[Path]:
+    """A subset of ``paths`` (one backend's applicable paths, all over the same axes) in which every pair of values
+    of two axes that occurs in ``paths`` occurs at least once, chosen greedily and deterministically (the path that
+    covers most pairs not yet covered, the first such in order). With two axes or fewer it is every path."""
+    if not paths or len(paths[0]) <= 2:
+        return list(paths)
+
+    def pairs(path: Path) -> set[tuple[tuple[str, str], tuple[str, str]]]:
+        return {(a, b) for i, a in enumerate(path) for b in path[i + 1:]}
+
+    uncovered = set().union(*(pairs(p) for p in paths))
+    chosen: list[Path] = []
+    while uncovered:
+        best = max(paths, key=lambda p: len(pairs(p) & uncovered))
+        chosen.append(best)
+        uncovered -= pairs(best)
+    return [p for p in paths if p in chosen]  # in the backend's order
+
+
+# Which of a case's paths a default run takes, by the case's group: the spec's own cases every path, the others
+# every pair of axis values (``--paths all``: every path of every case).
+FULL_GROUPS = frozenset({"spec_example", "rule", "interpretation"})
+
+
+def covering(paths: list[Path], group: str, everything: bool = False) -> list[Path]:
+    return list(paths) if everything or group in FULL_GROUPS else pairwise(paths)

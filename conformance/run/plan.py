@@ -72,15 +72,17 @@ def dtypes_for(case: Case, selected: tuple[str, ...] | None) -> list[str]:
 
 
 def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...] | None,
-         selection: Mapping[str, set[str]] | None = None) -> list[Check]:
-    """Every check of one case on one backend, including not-applicable ones (they are reported); only the
-    paths ``selection`` selects (``--path AXIS=VALUE``)."""
+         selection: Mapping[str, set[str]] | None = None, every_path: bool = False) -> list[Check]:
+    """Every check of one case on one backend, including not-applicable ones (they are reported): on the paths
+    the case's group covers (conformance/run/paths.py ``covering``; ``every_path``: all of them), and of those
+    only the ones ``selection`` selects (``--path AXIS=VALUE``)."""
     applicable = backend.paths_for(case)
     if () in applicable:
         return [Check(case, backend.name, backend_ref, None, "", None, None, applicable[()])]
     axes = backend.path_axes()
     checks = []
-    for path, reason in applicable.items():
+    for path in paths.covering(list(applicable), case.group, every_path):
+        reason = applicable[path]
         if selection and not paths.selected(path, selection):
             continue
         variant = paths.label(axes, path)
