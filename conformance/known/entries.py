@@ -15,6 +15,10 @@ from conformance.known.facts import NOT, Facts, Test, compile_tests
 from conformance.verdicts import FAILING
 
 KNOWN_DIR = Path(__file__).parent
+# conformance/known/reproducers/<backend>/<entry-id>.py: a standalone script per entry (numpy and the runtime only)
+# that prints what the runtime gives and what the spec says, and exits 0 when the bug shows, 1 when the runtime
+# behaves as the spec says, 2 when it cannot run; ``python3 -m conformance known --verify`` runs them all.
+REPRODUCERS_DIR = KNOWN_DIR / "reproducers"
 _KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer", "cases_why"}
 # match keys besides the op's fields (``Op.fields``, e.g. broadcast's mode) and ``path`` (axis -> globs)
 MATCH_KEYS = ("op", "group", "path", "variant", "dtype", "shape_dtype", "version", "hardware", "shape_only", "case")
@@ -47,6 +51,14 @@ class Known:
         """Every condition holds for the check."""
         return all(test(facts) for tests in self.tests for test in tests)
 
+    @property
+    def reproducer_file(self) -> Path | None:
+        """The reproducer's script (``reproducer:`` names it relative to the entry's YAML file's directory), or
+        None: no reproducer, or one given inline (only in a file outside conformance/known/)."""
+        if not is_reproducer_path(self.reproducer):
+            return None
+        return Path(self.where.rsplit(":", 1)[0]).parent / str(self.reproducer).strip()
+
     def applies_to_version(self, version: str) -> bool:
         """An entry for some releases only says nothing about a run of another release."""
         patterns = dict(self.match).get("version")
@@ -65,6 +77,37 @@ class Known:
                 "verdict": self.verdict, "match": match, "where": self.where,
                 **({"inputs": [list(g) for g in self.inputs]} if self.inputs else {}),
                 **({"cases_why": self.cases_why} if self.cases_why else {})}
+
+
+def is_reproducer_path(reproducer: Any) -> bool:
+    """``reproducer:`` names a script (one line ending in .py), rather than giving its text inline."""
+    return isinstance(reproducer, str) and "\n" not in reproducer.strip() and reproducer.strip().endswith(".py")
+
+
+def _reproducer(raw: dict[str, Any], node: yaml.Node | None, where: str) -> str | None:
+    """The entry's reproducer as given: a path relative to the YAML file's directory, which must name an existing
+    script inside it. The suite's own files (conformance/known/*.yaml) take paths only; a file given with --known
+    may still give the script's text inline."""
+    value = raw.get("reproducer")
+    if value is None:
+        return None
+    at = _line(node, "reproducer", where)
+    yaml_file = Path(where.rsplit(":", 1)[0])
+    own = yaml_file.resolve().parent == KNOWN_DIR.resolve()
+    if not is_reproducer_path(value):
+        if own or not isinstance(value, str):
+            raise KnownFileError(f"{at}: entry {raw['id']!r}: reproducer names a script, e.g. "
+                                 f"reproducers/{yaml_file.stem}/{raw['id']}.py (relative to {yaml_file.parent}), "
+                                 "that prints what the runtime gives and what the spec says and exits 0 when the bug "
+                                 "shows, 1 when it does not, 2 when it cannot run; not the script's text")
+        return value
+    path = (yaml_file.parent / value.strip()).resolve()
+    if Path(value.strip()).is_absolute() or not path.is_relative_to(yaml_file.parent.resolve()):
+        raise KnownFileError(f"{at}: entry {raw['id']!r}: reproducer {value!r} must be a path inside "
+                             f"{yaml_file.parent}, relative to it")
+    if not path.is_file():
+        raise KnownFileError(f"{at}: entry {raw['id']!r}: reproducer {value!r}: no such file ({path})")
+    return value.strip()
 
 
 def _ops_named(match: dict[str, Any]) -> list[ops.Op]:
@@ -131,8 +174,9 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
                              f"{sorted(FAILING)}")
     if not raw.get("link") and not raw.get("reproducer"):
         raise KnownFileError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
+    reproducer = _reproducer(raw, node, where)
     return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())), verdict=raw["verdict"],
-                 reason=str(raw["reason"]).strip(), link=raw.get("link"), reproducer=raw.get("reproducer"),
+                 reason=str(raw["reason"]).strip(), link=raw.get("link"), reproducer=reproducer,
                  where=where, inputs=inputs, path=tuple(sorted(axes.items())),
                  cases_why=str(raw["cases_why"]).strip() if raw.get("cases_why") else None)
 
