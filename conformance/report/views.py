@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from conformance import ops
+from conformance.known.entries import KNOWN_DIR, REPRODUCERS_DIR, is_reproducer_path
 from conformance.report.tally import letter, rank
 from conformance.report.text import anchor, dtype_order, duration, outcome, path_text, web_link
 from conformance.results.record import CaseRecord, CheckRecord, RunInfo
@@ -119,6 +120,25 @@ def known_key(known: Mapping[str, Any]) -> str:
     return str(known.get("id") or json.dumps([known.get(k) for k in ("reason", "link", "reproducer")]))
 
 
+def reproducer_view(reproducer: Any) -> dict[str, Any] | None:
+    """An entry's reproducer as the report shows it. Entries name a script relative to conformance/known/ (e.g.
+    reproducers/openvino/<id>.py): its text is read now, from this checkout, so a results file does not carry it.
+    Older results hold the script's text inline, shown as it is. Only a .py file under
+    conformance/known/reproducers/ is read: a results file is untrusted, and its path must not open other files."""
+    if not isinstance(reproducer, str) or not reproducer.strip():
+        return None
+    if not is_reproducer_path(reproducer):
+        return {"file": None, "text": reproducer, "missing": None}
+    name = reproducer.strip()
+    path = (KNOWN_DIR / name).resolve()
+    if path.is_relative_to(REPRODUCERS_DIR.resolve()) and path.is_file():
+        try:
+            return {"file": name, "text": path.read_text(encoding="utf-8", errors="replace"), "missing": None}
+        except OSError as e:
+            return {"file": name, "text": None, "missing": f"cannot read it here: {e.strerror or e}"}
+    return {"file": name, "text": None, "missing": "not in this checkout's conformance/known/reproducers/"}
+
+
 def known_entries(checks: list[CheckRecord]) -> dict[str, dict[str, Any]]:
     """Each known difference once (a check only names it): reason, link and reproducer are long and shared
     by many checks, so repeating them per check would multiply the page."""
@@ -132,7 +152,7 @@ def known_entries(checks: list[CheckRecord]) -> dict[str, dict[str, Any]]:
             label = str(known.get("id") or f"known difference {len(entries) + 1}")
             entries[key] = {"label": label, "anchor": anchor("kd", label), "reason": known.get("reason"),
                             "link": known.get("link"), "href": web_link(known.get("link")),
-                            "reproducer": known.get("reproducer"), "where": known.get("where"),
+                            "reproducer": reproducer_view(known.get("reproducer")), "where": known.get("where"),
                             "verdict": known.get("verdict"), "columns": Counter(), "cells": {}}
         entry = entries[key]
         entry["columns"][c.column] += 1
