@@ -49,6 +49,21 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _known(args: argparse.Namespace) -> int:
+    from conformance.known import KnownFileError, load
+    from conformance.known import verify as known_verify
+
+    try:
+        entries = load(args.known)
+    except KnownFileError as e:
+        print(f"broadcast-conformance known: {e}", file=sys.stderr)
+        return 2
+    if args.list:
+        print(known_verify.listing(entries, args.backend))
+        return 0
+    return known_verify.main(entries, args.backend, timeout=args.timeout, jobs=args.jobs)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="broadcast-conformance",
                                      description="Broadcast conformance suite tools.")
@@ -70,6 +85,23 @@ def _parser() -> argparse.ArgumentParser:
                                              "files against) from the ops' keys and rules and the code's lists.")
     schema.add_argument("--check", action="store_true", help="only say whether the file is up to date (exit 1 if not)")
     schema.set_defaults(func=_schema)
+    known = commands.add_parser("known", help="list the known differences, or run their reproducers (--verify)",
+                                description="Known differences (conformance/known/<backend>.yaml). --verify runs "
+                                            "each entry's reproducer against the installed runtimes and prints a "
+                                            "table; it exits 1 when an applicable entry's reproducer does not "
+                                            "show its bug (fixed, or failed), so that no stale entry hides a fix.")
+    what = known.add_mutually_exclusive_group(required=True)
+    what.add_argument("--verify", action="store_true", help="run the reproducers (each in a subprocess)")
+    what.add_argument("--list", action="store_true", help="the entries with their conditions, one line each")
+    known.add_argument("--backend", action="append", metavar="NAME",
+                       help="only this backend's entries (repeatable; default: all)")
+    known.add_argument("--timeout", type=float, default=300.0, metavar="S",
+                       help="seconds a reproducer may take (default: %(default)g)")
+    known.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                       help="reproducers run at once (default: the core count)")
+    known.add_argument("--known", action="append", type=Path, default=[], metavar="FILE",
+                       help="an extra known-differences file (named after its backend), as pytest --known takes")
+    known.set_defaults(func=_known)
     return parser
 
 
