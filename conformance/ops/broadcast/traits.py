@@ -155,6 +155,7 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "numpy_rule_holds": (lambda c: outcome(replace(c, mode="numpy", axes_mapping=None))[1] is None,
                          "with mode numpy and no axes_mapping the inputs would be valid"),
     "zero_size_data": (lambda c: 0 in c.data_shape, "a data dimension is 0"),
+    "last_data_dim_zero": (lambda c: bool(c.data_shape) and c.data_shape[-1] == 0, "the data's last dimension is 0"),
     "zero_size_output": (lambda c: 0 in _target(c) or 0 in c.data_shape,
                          "a data or target_shape dimension is 0"),
     "zero_in_target": (lambda c: 0 in _target(c), "a target_shape value is 0"),
