@@ -24,9 +24,9 @@ class in_process:  # noqa: N801  (a Runner that runs each check in this process)
         self.backend = backend
 
     def outcome(self, check, request):
-        return self.alone(check, request), "own"
+        return self.fresh(check, request), "own, fresh worker"
 
-    def alone(self, check, request):
+    def fresh(self, check, request):
         return self.backend.declare(request) if request.shape_only else self.backend.run(request)
 
 

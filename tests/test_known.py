@@ -331,9 +331,9 @@ class InProcess:
         self.backend = backend
 
     def outcome(self, check: Any, request: Request) -> tuple[Outcome, str]:
-        return self.alone(check, request), "own"
+        return self.fresh(check, request), "own, fresh worker"
 
-    def alone(self, check: Any, request: Request) -> Outcome:
+    def fresh(self, check: Any, request: Request) -> Outcome:
         return self.backend.declare(request) if request.shape_only else self.backend.run(request)
 
 

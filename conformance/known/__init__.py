@@ -20,8 +20,9 @@ conformance/known/ (``<backend>.yaml``), a list of entries::
       inputs: [zero_size_data, not zero_meets_one]  # traits of the case's params (conformance.ops.get(op).traits)
                                           # that all hold ("not t": t does not); [[a], [b, c]]: alternatives
       verdict: wrong_values               # the verdict the divergence produces
-      reason: why the backend does this   # the mechanism the conditions encode
-      link: https://upstream/issue        # or `reproducer:` where no report exists
+      reason: why the backend does this   # the mechanism the conditions encode, with the runtime's source lines
+      link: https://upstream/issue        # and/or reproducer: reproducers/<backend>/<entry-id>.py, a standalone
+                                          # script (exit 0: the bug shows; 1: fixed): ``conformance known --verify``
 
 Named and generated checks are looked up alike (``find``); the first entry in file order whose conditions all
 hold is the check's, so a file lists an earlier stage's failure (a rejection or a crash) before a later one
