@@ -124,7 +124,8 @@ def found_case_yaml(check: Check, drawn: dict[str, Any], message: str, seed_valu
     entry["spec_ref"] = case.spec_ref
     entry["dtypes"] = [check.dtype]
     header = (f"# yaml-language-server: $schema=../../conformance/cases/case.schema.json\n"
-              f"# Written by the generated checks (conformance/run/generated.py): seed {seed_value}, {examples} examples\n"
+              f"# Written by the generated checks (conformance/run/generated.py): seed {seed_value}, "
+              f"{examples} examples\n"
               f"# (pytest conformance --backend {check.backend_ref} --generated-seed {seed_value} "
               f"--generated-examples {examples}),\n# shrunk by hypothesis to this input. Traits of the input: "
               f"{', '.join(ops.get(case.op).traits_of(case.params)) or 'none'}.\n")
