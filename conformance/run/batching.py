@@ -74,7 +74,7 @@ class Batcher:
             return False
         entry = known_mod.find(self.known.get(check.backend, []), known_mod.Facts(
             check.case, check.dtype, check.shape_dtype, check.path, check.variant,
-            self.versions.get(check.backend_ref)))
+            self.versions.get(check.backend_ref), False))  # a shape-only check is never shared (above)
         return entry is None or entry.verdict in OUTPUT_VERDICTS
 
     def runner(self, peers: Callable[[], Iterable[Check]]) -> Shared:

@@ -103,7 +103,8 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     start = time.perf_counter()
     prepared = prepare(check, budget)
     entry = known_mod.find(known, known_mod.Facts(check.case, check.dtype or "", check.shape_dtype,
-                                                  check.path or (), check.variant, record.backend_version))
+                                                  check.path or (), check.variant, record.backend_version,
+                                                  prepared.request.shape_only))
     outcome, model = runner.outcome(check, prepared.request)
     judgement = judge(prepared.expect, outcome, known=entry)
     if (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN) and model != "own, fresh worker":
