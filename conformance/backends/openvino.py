@@ -1,40 +1,42 @@
 """OpenVINO: opset1 and opset3 Broadcast, built with the real `openvino` package, run on the CPU plugin.
 
-Its path axes: ``opset`` (1 or 3: the opset the Broadcast node is built from) and ``target_shape``, which takes
-different code paths in OpenVINO:
-``Constant``   target_shape and axes_mapping are Constants: the output shape is inferred when the node is built;
-``Parameter``  they are Parameters fed at inference: the node's shape is dynamic and resolved at run time.
-The data is always a Parameter, so the CPU plugin's Broadcast kernel runs (a Constant would be folded).
+Its path axes are data (conformance/backends/openvino_paths.py: what each value means and where it applies;
+conformance/backends/openvino_graph.py builds it): ``opset`` (1 or 3), ``target_shape`` (a Constant: the output
+shape inferred when the node is built; a Parameter fed at run time; ShapeOf of another input, computed at run
+time), and the ways a Broadcast sits in a real model: ``data`` (a Parameter of static or of dynamic shape, a
+Constant folded while compiling or by openvino's ConstantFolding pass before), ``axes_mapping`` (where it
+differs from target_shape), ``context`` (followed by BitwiseXor, inside Add(x, Broadcast(y, ShapeOf(x))),
+between Transposes) and ``source`` (the Python API, or an IR file read back). The Broadcast node declares a
+shape before running, which is checked too.
 
 Compiling is most of a check's cost (about 25 ms), so ``run_many`` puts the Broadcast nodes of several checks
-side by side in one model, each with its own Parameters and output, and compiles that once; a single check's
-compiled model is kept per signature (a ``param`` model serves every check with the same data shape and
-input lengths). A shared model that fails to compile or run is never a verdict: each check is run alone.
+side by side in one model, each with its own Parameters and output, and compiles that once (one model for each
+of: as built, folded before compiling, read back from IR); a single check's compiled model is kept per
+signature (a ``param`` model serves every check with the same data shape and input lengths). A shared model
+that fails to compile or run is never a verdict: each check is run alone.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
 
+from conformance.backends import openvino_paths as paths_mod
 from conformance.backends.base import Backend, Outcome, Request
+from conformance.backends.openvino_graph import Graph, build, declared, model_of, run_compiled
+from conformance.cases import Case
 from conformance.data import DTYPES
-from conformance.run.paths import Axis, Path
+from conformance.run.paths import Path, every_path
+
+__all__ = ["STRING_UNSUPPORTED", "OpenVINOBackend", "compile_and_infer_many", "cpu_capabilities", "declared",
+           "element_type", "from_tensor", "infer", "to_tensor"]
 
 COMPILED_CACHE_SIZE = 64
 STRING_UNSUPPORTED = ("OpenVINO's CPU plugin takes no string tensors: compile_model fails with 'CPU plugin does not "
                       "support string for use with oneDNN' (src/plugins/intel_cpu/src/dnnl_extension_utils.cpp)")
-
-
-def declared(partial_shape: Any) -> tuple[int | None, ...] | None:
-    """An ov.PartialShape as a tuple, None for each dynamic dimension; None for a dynamic rank."""
-    if partial_shape.rank.is_dynamic:
-        return None
-    return tuple(d.get_length() if d.is_static else None for d in partial_shape)
 
 
 # Element types whose numpy arrays (ml_dtypes) OpenVINO's Python API does not take as they are: they are fed
@@ -106,25 +108,6 @@ def infer(compiled: Any, feeds: list[np.ndarray], dtypes: list[np.dtype]) -> lis
     return [from_tensor(request.get_output_tensor(k), dtype) for k, dtype in enumerate(dtypes)]
 
 
-def infer_one(compiled: Any, feeds: list[np.ndarray], shape: tuple[int | None, ...] | None) -> Outcome:
-    """A one-output model's Outcome; a rejection is stage ``infer``."""
-    try:
-        (output,) = infer(compiled, feeds, [feeds[0].dtype])
-    except RuntimeError as e:
-        return Outcome(error=str(e), stage="infer", declared_shape=shape)
-    return Outcome(output=output, declared_shape=shape)
-
-
-def compile_and_infer(core: Any, model: Any, feeds: list[np.ndarray],
-                      shape: tuple[int | None, ...] | None) -> Outcome:
-    """Compile on the CPU plugin and run once; a rejection names the stage it came from."""
-    try:
-        compiled = core.compile_model(model, "CPU")
-    except RuntimeError as e:
-        return Outcome(error=str(e), stage="compile", declared_shape=shape)
-    return infer_one(compiled, feeds, shape)
-
-
 def compile_and_infer_many(core: Any, model: Any, feeds: list[np.ndarray],
                            dtypes: list[np.dtype]) -> list[np.ndarray] | None:
     """Every output of a model of several independent parts; None if compiling or running failed."""
@@ -134,24 +117,10 @@ def compile_and_infer_many(core: Any, model: Any, feeds: list[np.ndarray],
         return None
 
 
-@dataclass
-class Graph:
-    """One check's Broadcast node, its Parameters and what to feed them, and the shape it declares."""
-
-    output: Any
-    params: list[Any]
-    feeds: list[np.ndarray]
-    shape: tuple[int | None, ...] | None
-
-
 class OpenVINOBackend(Backend):
     name = "openvino"
     package = "openvino"
-    axes = (Axis("opset", ("1", "3"), {"1": "opset1", "3": "opset3"},
-                 "the opset the Broadcast node is built from: Broadcast-1 or Broadcast-3"),
-            Axis("target_shape", ("Constant", "Parameter"), {"Constant": "const", "Parameter": "param"},
-                 "target_shape and axes_mapping as Constants (the output shape inferred when the node is built) "
-                 "or as Parameters fed at run time"))
+    axes = paths_mod.AXES
     dtypes = frozenset(DTYPES) - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
     preload = ("openvino", "conformance.backends.openvino_libraries")
@@ -171,67 +140,77 @@ class OpenVINOBackend(Backend):
     def op_version(self, path: Path, op: str = "broadcast") -> int | None:
         return int(dict(path)["opset"])
 
+    def paths_for(self, case: Case) -> dict[Path, str | None]:
+        found = super().paths_for(case)
+        if () in found:
+            return found
+        from conformance.run.plan import dtypes_for  # the harness's sweep (plan imports the backends)
+
+        sweep = tuple(dtypes_for(case, None))
+        chosen: dict[Path, str | None] = {}
+        for path in every_path(self.path_axes()):
+            if path not in found:
+                continue
+            applies, why = paths_mod.applicable(case, path, sweep)
+            if applies:
+                chosen[path] = why
+        return chosen
+
     def fed_at_run_time(self, path: Path) -> bool:
-        return dict(path)["target_shape"] == "Parameter"
+        p = dict(path)
+        return p["target_shape"] != "Constant" or p.get("data") == "Dynamic" or \
+            p.get("axes_mapping") == "Parameter"
 
-    def graph(self, request: Request, prefix: str = "") -> Graph | Outcome:
-        """The check's node and inputs; or the rejection at build time."""
-        import openvino
-        import openvino.opset1
-        import openvino.opset3
-        from openvino.utils.node_factory import NodeFactory
+    def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
+        p = dict(path)
+        return paths_mod.context_reason(p.get("context", "alone"), dtype) or \
+            paths_mod.data_reason(p.get("data", "Parameter"), dtype) or super().why_not(case, path, dtype)
 
-        opset_name = f"opset{request.path['opset']}"
-        opset = openvino.opset1 if opset_name == "opset1" else openvino.opset3
-        as_param = request.path["target_shape"] == "Parameter"
-        # -1: a dimension unknown until run time (a case's "?")
-        data = opset.parameter([-1 if d is None else d for d in request.input_shape],
-                               element_type(request.data.dtype), name=f"{prefix}data")
-        params, feeds = [data], [request.data]
-
-        def shape_input(values: np.ndarray, name: str) -> Any:
-            if not as_param:
-                # openvino.op.Constant, not opset.constant(): the latter refuses an empty array, and an
-                # empty target_shape or axes_mapping is valid (a scalar output, a scalar input).
-                return openvino.op.Constant(values)
-            node = opset.parameter(values.shape, values.dtype, name=f"{prefix}{name}")
-            params.append(node)
-            feeds.append(values)
-            return node
-
+    def graph(self, request: Request, prefix: str = "", data_values: np.ndarray | None = None) -> Graph | Outcome:
+        """The check's graph; or the rejection at build time."""
         try:
-            target = shape_input(request.target_shape, "target_shape")
-            axes = None if request.axes_mapping is None else shape_input(request.axes_mapping, "axes_mapping")
-            # The NodeFactory, not opset.broadcast(): the Python helper silently drops axes_mapping outside
-            # explicit mode, which would hide how OpenVINO treats a third input there.
-            inputs = [data, target] + ([] if axes is None else [axes])
-            node = NodeFactory(opset_name).create("Broadcast", inputs, {"mode": request.mode})
-            shape = declared(node.get_output_partial_shape(0))
+            return build(request, element_type, to_tensor, prefix, data_values)
         except RuntimeError as e:
             return Outcome(error=str(e), stage="build")
-        return Graph(node.output(0), params, feeds, shape)
 
     def declare(self, request: Request) -> Outcome:
-        built = self.graph(request)
-        return built if isinstance(built, Outcome) else Outcome(declared_shape=built.shape)
+        if request.path.get("data") == "Dynamic":
+            return Outcome()  # every data dimension unknown until run time: nothing to declare
+        values = None
+        if request.path.get("data") in ("Constant", "Folded"):
+            values = np.zeros(tuple(d or 0 for d in request.input_shape), request.data.dtype)
+        built = self.graph(request, data_values=values)
+        if isinstance(built, Outcome):
+            return built
+        if request.path.get("source") == "IR":
+            try:
+                model_of([built], False, "IR", self.core)
+            except RuntimeError as e:
+                return Outcome(error=str(e), stage="read", declared_shape=built.shape)
+        return Outcome(declared_shape=built.shape)
 
     @staticmethod
     def signature(request: Request) -> tuple[Any, ...]:
-        """What the compiled model depends on: with Parameters for the shape inputs, their lengths only."""
-        as_param = request.path["target_shape"] == "Parameter"
+        """What the compiled model depends on: the values of Constant inputs, the lengths of those fed at run time."""
+        path = dict(request.path)
 
-        def shape_input(values: np.ndarray | None) -> Any:
+        def shape_input(values: np.ndarray | None, fed: bool) -> Any:
             if values is None:
                 return None
-            return (values.dtype.name, values.shape) if as_param else (values.dtype.name, values.tobytes())
+            return (values.dtype.name, values.shape) if fed else (values.dtype.name, values.tobytes())
 
+        data_const = path.get("data") in ("Constant", "Folded")
         # dtype names, not .str: every ml_dtypes type of one byte is '<V1'
-        return (tuple(request.path.items()), request.mode, request.data.dtype.name, request.input_shape,
-                shape_input(request.target_shape), shape_input(request.axes_mapping))
+        return (tuple(path.items()), request.mode, request.data.dtype.name, request.input_shape,
+                request.data.tobytes() if data_const else None,
+                shape_input(request.target_shape, path["target_shape"] != "Constant"),
+                shape_input(request.axes_mapping, paths_mod.axes_kind(path) == "Parameter"))
+
+    def compile(self, graphs: list[Graph], path: dict[str, str], name: str) -> Any:
+        return self.core.compile_model(model_of(graphs, path.get("data") == "Folded", path.get("source", "python"),
+                                                self.core, name), "CPU")
 
     def run(self, request: Request) -> Outcome:
-        import openvino
-
         built = self.graph(request)
         if isinstance(built, Outcome):
             return built
@@ -239,7 +218,7 @@ class OpenVINOBackend(Backend):
         compiled = self.compiled.get(key)
         if compiled is None:
             try:
-                compiled = self.core.compile_model(openvino.Model([built.output], built.params, "broadcast"), "CPU")
+                compiled = self.compile([built], dict(request.path), "broadcast")
             except RuntimeError as e:
                 return Outcome(error=str(e), stage="compile", declared_shape=built.shape)
             self.compiled[key] = compiled
@@ -247,24 +226,31 @@ class OpenVINOBackend(Backend):
                 self.compiled.popitem(last=False)
         else:
             self.compiled.move_to_end(key)
-        return infer_one(compiled, built.feeds, built.shape)
+        try:
+            (output,) = run_compiled(compiled, [built], from_tensor)
+        except RuntimeError as e:
+            return Outcome(error=str(e), stage="infer", declared_shape=built.shape)
+        return Outcome(output=output, declared_shape=built.shape)
 
     def run_many(self, requests: list[Request]) -> list[Outcome]:
-        import openvino
-
+        """One model for the checks of each kind of model (as built, folded before compiling, read from IR)."""
         outcomes: list[Outcome | None] = [None] * len(requests)
-        graphs: list[tuple[int, Graph]] = []
+        groups: dict[tuple[bool, str], list[tuple[int, Graph]]] = {}
         for i, request in enumerate(requests):
             built = self.graph(request, prefix=f"check{i}_")
             if isinstance(built, Outcome):
                 outcomes[i] = built  # rejected when built: that is this check's own result
             else:
-                graphs.append((i, built))
-        if graphs:
-            model = openvino.Model([g.output for _, g in graphs], [p for _, g in graphs for p in g.params], "batch")
-            results = compile_and_infer_many(self.core, model, [f for _, g in graphs for f in g.feeds],
-                                             [g.feeds[0].dtype for _, g in graphs])
-            for k, (i, g) in enumerate(graphs):
+                path = request.path
+                groups.setdefault((path.get("data") == "Folded", path.get("source", "python")), []).append((i, built))
+        for (folded, source), members in groups.items():
+            graphs = [g for _, g in members]
+            try:
+                compiled = self.compile(graphs, {"data": "Folded" if folded else "", "source": source}, "batch")
+                results: list[np.ndarray] | None = run_compiled(compiled, graphs, from_tensor)
+            except RuntimeError:
+                results = None
+            for k, (i, g) in enumerate(members):
                 outcomes[i] = (self.run(requests[i]) if results is None
                                else Outcome(output=results[k], declared_shape=g.shape))
         return [o for o in outcomes if o is not None]

@@ -39,6 +39,7 @@ def _bits(a: np.ndarray) -> np.ndarray:
 FIRST_I64_BEYOND_INT32 = _first("i64", lambda v: (v < -2**31) | (v > INT32_MAX))
 FIRST_U64_BEYOND_UINT32 = _first("u64", lambda v: v.astype(np.int32).astype(np.uint64) != v)
 FIRST_U64_BEYOND_INT32 = _first("u64", lambda v: v > INT32_MAX)
+FIRST_U32_BEYOND_INT32 = _first("u32", lambda v: v > INT32_MAX)
 FIRST_F64_INEXACT_IN_F32 = _first("f64", lambda v: _bits(v.astype(np.float32).astype(np.float64)) != _bits(v))
 FIRST_NAN_PAYLOAD = _first("bf16", lambda v: np.isnan(v.astype(np.float32)) & (_bits(v) != 0x7FC0))
 FIRST_SUBNORMAL = _first("bf16", lambda v: v.astype(np.float64) == float(ml_dtypes.finfo(DTYPES["bf16"])
@@ -102,14 +103,15 @@ def _wrap32(v: int) -> int:
     return (v + 2**31) % 2**32 - 2**31
 
 
-def _wraps_valid(case: Case) -> bool:
+def _wraps_valid(case: Case, target: bool = True, axes: bool = True) -> bool:
     """Invalid, with a target_shape or axes_mapping value outside int32, and valid with every value cut to its
-    low 32 bits (read as int32)."""
-    values = _target(case) + _axes(case)
+    low 32 bits (read as int32); ``target`` / ``axes``: which of the two inputs are cut (fed at run time)."""
+    values = (_target(case) if target else []) + (_axes(case) if axes else [])
     if outcome(case)[1] is None or not any(v < -2**31 or v > INT32_MAX for v in values):
         return False
-    cut = replace(case, target_shape=[_wrap32(v) for v in _target(case)],
-                  axes_mapping=None if case.axes_mapping is None else [_wrap32(v) for v in _axes(case)])
+    cut = replace(case, target_shape=[_wrap32(v) for v in _target(case)] if target else case.target_shape,
+                  axes_mapping=[_wrap32(v) for v in _axes(case)] if axes and case.axes_mapping is not None
+                  else case.axes_mapping)
     return outcome(cut)[1] is None
 
 
@@ -139,6 +141,43 @@ def _merged_rank(case: Case) -> int:
     if len(dims) > 1 and dims[-1] == 1:
         del dims[-1]
     return len(dims)
+
+
+def _declared_as_data(case: Case) -> bool:
+    """Bidirectional, and the node declares the data's shape while the target_shape values are unknown (fed at run
+    time): a target no longer than the data, facing no data dimension 1 (each unknown value merged with a data
+    dimension other than 1 gives that dimension)."""
+    data, n = case.data_shape, len(_target(case))
+    return case.mode == "bidirectional" and _is_1d(case.target_shape) and n <= len(data) and None not in data and \
+        1 not in data[len(data) - n:]
+
+
+def _one_or_short_target(case: Case) -> bool:
+    """Bidirectional, with a target_shape shorter than the data or a 1 facing a data dimension: where OpenVINO's
+    ConvertBroadcast3 cannot align a Constant target with data of dynamic dimensions (make_compatible_shape)."""
+    return case.mode == "bidirectional" and (len(_target(case)) < len(case.data_shape) or
+                                             any(t == 1 for _, t in _facing(case)))
+
+
+def _zero_meets_one_or_none(case: Case) -> bool:
+    """Bidirectional: a target_shape value 0 faces a data dimension 1, or no data dimension (the target is longer)."""
+    target = _target(case)
+    n = max(len(target), len(case.data_shape))
+    data = (1,) * (n - len(case.data_shape)) + tuple(case.data_shape)
+    return case.mode == "bidirectional" and any(t == 0 and d == 1 for t, d in zip(target, data[n - len(target):],
+                                                                                   strict=True))
+
+
+def _axes_unsorted_or_out_of_range(case: Case) -> bool:
+    """Explicit: axes_mapping (1-D) decreases somewhere, or holds an axis outside [0, the target's rank)."""
+    axes, rank = _axes(case), len(_target(case))
+    return case.mode == "explicit" and _is_1d(case.axes_mapping) and (
+        any(a < 0 or a >= rank for a in axes) or any(x > y for x, y in zip(axes, axes[1:], strict=False)))
+
+
+def _axes_negative_in_int32(case: Case) -> bool:
+    """An axes_mapping value that is negative once cut to its low 32 bits (as int32)."""
+    return any(_wrap32(v) < 0 for v in _axes(case))
 
 
 def _target_not_1d_valid_flat(case: Case) -> bool:
@@ -173,11 +212,24 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                   "the last target_shape value is below -1"),
     "target_beyond_int32": (lambda c: any(t > INT32_MAX for t in _target(c)),
                             "a target_shape value does not fit in int32"),
+    "last_target_beyond_int32": (lambda c: bool(_target(c)) and _target(c)[-1] > INT32_MAX,
+                                 "the last target_shape value does not fit in int32"),
     "target_elements_beyond_int32": (lambda c: all(t > 0 for t in _target(c)) and math.prod(_target(c)) > INT32_MAX,
                                      "the target_shape values multiply to more than 2**31 - 1 (an f32 tensor of that "
                                      "shape takes 8 GiB or more)"),
     "shape_values_wrap_valid_in_int32": (_wraps_valid, "invalid, with a target_shape or axes_mapping value outside "
                                          "int32, but valid with each value cut to its low 32 bits (as int32)"),
+    "target_values_wrap_valid_in_int32": (lambda c: _wraps_valid(c, axes=False), "invalid, with a target_shape "
+                                          "value outside int32, but valid with the target_shape values cut to their "
+                                          "low 32 bits (as int32)"),
+    "axes_values_wrap_valid_in_int32": (lambda c: _wraps_valid(c, target=False), "invalid, with an axes_mapping "
+                                        "value outside int32, but valid with the axes_mapping values cut to their "
+                                        "low 32 bits (as int32)"),
+    "target_all_ones_of_data_rank": (lambda c: len(_target(c)) == len(c.data_shape) > 0 and
+                                     all(t == 1 for t in _target(c)),
+                                     "target_shape is all ones, as many as the data has dimensions"),
+    "bidirectional_rule_holds": (lambda c: outcome(replace(c, mode="bidirectional", axes_mapping=None))[1] is None,
+                                 "with mode bidirectional and no axes_mapping the inputs would be valid"),
     "zero_meets_one": (lambda c: c.mode == "bidirectional" and (0, 1) in _facing(c),
                        "bidirectional: a data dimension 0 faces a target_shape value 1"),
     "one_meets_zero": (lambda c: c.mode == "bidirectional" and (1, 0) in _facing(c),
@@ -200,9 +252,29 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "nan_payload_in_data": (lambda c: _shows(c, FIRST_NAN_PAYLOAD),
                             f"a float input holds a NaN with a payload (it has more than {FIRST_NAN_PAYLOAD} "
                             "elements), and the output shows it"),
+    "u32_data_beyond_int32": (lambda c: _shows(c, FIRST_U32_BEYOND_INT32),
+                              f"a u32 input holds a value above 2**31 - 1 (it has more than {FIRST_U32_BEYOND_INT32}"
+                              " elements), and the output shows it"),
     "subnormal_in_data": (lambda c: _shows(c, FIRST_SUBNORMAL),
-                          f"a bf16 input holds the smallest subnormal (it has more than {FIRST_SUBNORMAL} elements: "
-                          "the special values lead it), and the output shows it"),
+                          f"a bf16 or f32 input holds the smallest subnormal (it has more than {FIRST_SUBNORMAL} "
+                          "elements: the special values lead it), and the output shows it"),
+    "single_element_data": (lambda c: (d := _static_shape(c)) is not None and math.prod(d) == 1,
+                            "the data holds one element (a scalar, or every dimension 1)"),
+    "output_is_data_shape": (lambda c: (o := _output(c)) is not None and o == _static_shape(c),
+                             "valid, and the output shape is the data's (the broadcast changes nothing)"),
+    "declared_as_data_at_run_time": (_declared_as_data, "bidirectional, and with the target_shape values unknown "
+                                     "the output shape is the data's: a target no longer than the data, facing no "
+                                     "data dimension 1"),
+    "one_or_short_target": (_one_or_short_target, "bidirectional, with a target_shape shorter than the data or a "
+                            "target_shape value 1 facing a data dimension"),
+    "zero_meets_one_or_none": (_zero_meets_one_or_none, "bidirectional: a target_shape value 0 faces a data "
+                               "dimension 1, or no data dimension"),
+    "axes_unsorted_or_out_of_range": (_axes_unsorted_or_out_of_range, "explicit: axes_mapping decreases somewhere or "
+                                      "holds an axis outside [0, the target_shape's rank)"),
+    "axes_mapping_length_is_data_rank": (lambda c: _is_1d(c.axes_mapping) and len(_axes(c)) == len(c.data_shape),
+                                         "axes_mapping (1-D) has one value per data dimension"),
+    "axes_negative_in_int32": (_axes_negative_in_int32, "an axes_mapping value is negative once cut to its low 32 bits "
+                               "(as int32)"),
     "duplicate_axes": (lambda c: _is_1d(c.axes_mapping) and len(set(_axes(c))) < len(_axes(c)),
                        "axes_mapping (1-D) repeats an axis"),
     "axes_mapping_in_numpy_mode": (lambda c: c.mode != "explicit" and c.axes_mapping is not None,
