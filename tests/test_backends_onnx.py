@@ -40,11 +40,36 @@ def test_the_five_built_in_backends():
         assert backend.name == name and backend.unavailable() is None, backend.unavailable()
 
 
+# Each ONNX backend's shape values, its path axes beyond opset and shape with their values (the first is the
+# default), and how many paths it takes of their product
+SHAPES = ("initializer", "input", "computed")
+AXES = {"onnxruntime": (SHAPES, {"data": ("input", "initializer"), "source": ("bytes", "file"),
+                                 "optimization": ("all", "disabled")}, 16),  # of 48: paired_paths
+        "openvino-onnx": (SHAPES, {"data": ("input", "initializer")}, 10),  # all 12 but data initializer + shape input
+        "onnx-reference": (SHAPES, {"data": ("input", "initializer"), "source": ("bytes", "file")}, 10),  # of 24
+        "onnx-backend:onnxruntime.backend": (SHAPES, {"data": ("input", "initializer")}, 12)}
+
+
+def every_label(ref: str) -> list[str]:
+    """The labels of the paths the backend takes (of a small valid case)."""
+    backend = load(ref)
+    return [paths.label(backend.path_axes(), p) for p in backend.paths_for(case())]
+
+
 @pytest.mark.parametrize("ref", ONNX_BACKENDS)
 def test_onnx_backends_take_bidirectional_cases_only_and_say_why(ref):
     backend = load(ref)
-    assert backend.paths_for(case()) == dict.fromkeys(path_of(v) for v in VARIANTS)
-    assert {paths.label(backend.path_axes(), p) for p in backend.paths_for(case())} == set(VARIANTS)
+    applicable = backend.paths_for(case())
+    assert all(why is None for why in applicable.values())
+    shapes, extra, count = AXES[ref]
+    assert tuple(dict.fromkeys(dict(p)["shape"] for p in applicable)) == shapes
+    assert {a.name: a.values for a in backend.path_axes()[2:]} == extra
+    assert all(a.default == a.values[0] for a in backend.path_axes()[2:]) and len(applicable) == count
+    # today's paths (every added axis at its default) keep their ids
+    defaults = [p for p in applicable if all(dict(p)[name] == values[0] for name, values in extra.items())]
+    assert [paths.label(backend.path_axes(), p) for p in defaults] == [
+        f"opset{o}-{ {'initializer': 'init'}.get(s, s)}" for o in (8, 13) for s in shapes]
+    assert {paths.label(backend.path_axes(), p) for p in defaults} >= set(VARIANTS)
     (reason,) = backend.paths_for(case("numpy")).values()
     assert "bidirectional rule only" in reason
     (reason,) = backend.paths_for(case("bidirectional", [0])).values()
@@ -68,6 +93,124 @@ def test_onnx_backends_expand_bit_for_bit(ref, variant):
 def test_onnx_backends_reject_incompatible_shapes(ref, variant):
     outcome = load(ref).run(request(variant, np.zeros((3,), np.float32), [2]))
     assert outcome.output is None and outcome.error and outcome.stage in {"build", "compile", "infer"}
+
+
+def label_path(ref: str, label: str) -> dict[str, str]:
+    backend = load(ref)
+    (path,) = [p for p in paths.every_path(backend.path_axes()) if paths.label(backend.path_axes(), p) == label]
+    return dict(path)
+
+
+@pytest.mark.parametrize("ref", ONNX_BACKENDS)
+def test_onnx_backends_expand_bit_for_bit_on_every_path(ref):
+    # -0.0 and a NaN with a payload: a copy through arithmetic or another type would change them
+    data = np.array([0x80000000, 0x7FC00123, 0x3F800000], np.uint32).view(np.float32)
+    backend = load(ref)
+    for label in every_label(ref):
+        req = builders.request(data, [2, 1], mode="bidirectional", path=label_path(ref, label), variant=label)
+        outcome = backend.run(req)
+        assert outcome.error is None and outcome.adapter_error is None, (label, outcome.error)
+        assert outcome.output.view(np.uint32).tolist() == [[0x80000000, 0x7FC00123, 0x3F800000]] * 2, label
+        assert outcome.declared_shape in {(2, 3), (None, 3), (None, None)}, (label, outcome.declared_shape)
+
+
+@pytest.mark.parametrize("ref", ONNX_BACKENDS)
+def test_checks_share_a_model_where_the_axes_acting_on_the_whole_model_agree(ref, monkeypatch):
+    backend = load(ref)
+    labels = every_label(ref)
+    data = np.arange(3, dtype=np.float32)
+    requests = [builders.request(data, [2, 1], mode="bidirectional", path=label_path(ref, label), variant=label)
+                for label in labels]
+    models = []
+    run_model_many = backend.run_model_many
+
+    def counted(model, feeds, **kwargs):
+        models.append((len(model.graph.output), dict(kwargs["path"])))
+        return run_model_many(model, feeds, **kwargs)
+
+    monkeypatch.setattr(backend, "run_model_many", counted)
+    outcomes = backend.run_many(requests)
+    assert all(o.output is not None and o.output.tolist() == [[0, 1, 2]] * 2 for o in outcomes)
+    # one model for each combination of the values of the axes but shape and data, holding every shape and data way
+    whole = {tuple((k, v) for k, v in label_path(ref, label).items() if k not in ("shape", "data")) for label in labels}
+    assert len(models) == len(whole) and sum(n for n, _ in models) == len(labels)
+
+
+@pytest.mark.parametrize("ref", ["onnxruntime", "onnx-reference"])
+def test_a_paired_backend_takes_todays_paths_and_every_pair_of_axis_values(ref):
+    backend = load(ref)
+    taken = list(backend.paths_for(case()))
+    every = list(paths.every_path(backend.path_axes()))
+    assert len(taken) < len(every)
+
+    def pairs(ps):
+        return {(a, b) for p in ps for i, a in enumerate(p) for b in p[i + 1:]}
+
+    assert pairs(taken) == pairs(every)
+    for also in backend.also_every:  # e.g. both inputs constant, with ORT_ENABLE_ALL, on every opset and shape
+        assert len([p for p in taken if all(dict(p)[k] == v for k, v in also.items())
+                    and all(dict(p)[a.name] == a.default for a in backend.path_axes() if a.name not in also
+                            and a.default is not None)]) == 6
+
+
+def test_openvino_onnx_leaves_out_the_data_as_an_initializer_with_the_shape_as_a_graph_input():
+    taken = {(dict(p)["shape"], dict(p)["data"]) for p in load("openvino-onnx").paths_for(case())}
+    assert ("input", "initializer") not in taken and len(taken) == 5
+
+
+def test_a_computed_shape_is_shape_of_an_input_shaped_as_the_target_and_cast_to_the_shape_type():
+    import onnx
+
+    req = builders.request(np.zeros((3, 1), np.float32), np.array([2, 1, 4], np.int32), mode="bidirectional",
+                           path={"opset": "13", "shape": "computed", "data": "initializer"})
+    model = expand_model(req, 13, output_rank=True)
+    onnx.checker.check_model(model)
+    assert [n.op_type for n in model.graph.node] == ["Shape", "Cast", "Expand"]
+    assert [(i.name, [d.dim_value for d in i.type.tensor_type.shape.dim]) for i in model.graph.input] == [
+        ("shape_of", [2, 1, 4])]
+    assert [i.name for i in model.graph.initializer] == ["data"]
+    # int32 is not Expand's shape type: rejected, as on the other paths
+    assert load("onnxruntime").run(req).error
+
+
+@pytest.mark.parametrize("target, why", [
+    ([2, -3], "no tensor has a negative dimension"),
+    ([[2, 3]], "always 1-D"),
+    ([2**40, 3], "more than the suite feeds"),
+    ([4, 2**62], "more than the suite feeds"),
+])
+def test_a_computed_shape_is_not_applicable_to_a_target_no_fed_tensor_has(target, why):
+    backend = load("onnxruntime")
+    applicable = backend.paths_for(builders.case("bidirectional", (1,), target))
+    computed = {p: reason for p, reason in applicable.items() if dict(p)["shape"] == "computed"}
+    assert computed and all(why in (reason or "") for reason in computed.values())
+    assert all(reason is None for p, reason in applicable.items() if dict(p)["shape"] != "computed")
+
+
+def test_zero_size_targets_a_tensor_can_have_are_computed():
+    backend = load("onnx-reference")
+    applicable = backend.paths_for(builders.case("bidirectional", (1,), [2**62, 0]))
+    assert all(reason is None for reason in applicable.values())
+    req = builders.request(np.zeros((1,), np.uint8), [2**62, 0], mode="bidirectional", shape_only=True,
+                           path={"opset": "13", "shape": "computed", "data": "initializer"})
+    assert backend.declare(req).error is None
+
+
+def test_data_as_an_initializer_is_not_applicable_to_dimensions_unknown_until_run_time():
+    applicable = load("onnxruntime").paths_for(builders.case("bidirectional", (None, 3), [2, 1]))
+    reasons = {dict(p)["data"]: why for p, why in applicable.items()}
+    assert reasons["input"] is None and "unknown until run time" in reasons["initializer"]
+
+
+def test_onnxruntime_optimization_and_source_axes_reach_the_session():
+    import onnxruntime
+
+    backend = load("onnxruntime")
+    model = expand_model(request("opset13-init", np.ones((1,), np.float32), [3]), 13)
+    level = onnxruntime.GraphOptimizationLevel
+    assert backend.session(model, {}).get_session_options().graph_optimization_level == level.ORT_ENABLE_ALL
+    disabled = backend.session(model, {"optimization": "disabled", "source": "file"})
+    assert disabled.get_session_options().graph_optimization_level == level.ORT_DISABLE_ALL
 
 
 def test_the_expand_model_for_onnx_backends_passes_the_checker():
@@ -190,7 +333,9 @@ def test_onnx_backends_end_to_end(pytester, monkeypatch):
     assert all(b["version"] for b in data["backends"].values())
     # an item per case and backend: 3 backends x (a valid case and a rejection), and one not-applicable case each
     result.assert_outcomes(passed=6, skipped=3)
-    assert len(data["checks"]) == 39  # 3 backends x 4 variants x (2 dtypes + 1 rejection), 1 not-applicable each
+    # 3 checks (2 dtypes + 1 rejection) on every path of each (a rule case), 1 not-applicable check each
+    assert len(data["checks"]) == 3 * sum(AXES[ref][2] for ref in ("onnx-reference", "openvino-onnx",
+                                                                 "onnx-backend:onnxruntime.backend")) + 3
 
 
 def test_openvino_reports_its_cpu_capabilities_as_hardware():

@@ -1,10 +1,22 @@
 """Backends that run ONNX `Expand` models, and the adapter for any backend following `onnx.backend.base`.
 
-Every ONNX backend here runs the same models: one Expand node (opset 8 or 13) whose ``shape`` input is an
-initializer (``init``: known when the model is loaded) or a graph input (``input``: fed at run time).
+Every ONNX backend here runs the same models: one Expand node per check, built along the path axes
+
+- ``opset`` 8 or 13: the opset of the model;
+- ``shape``: Expand's ``shape`` input as an initializer (``init``: known when the model is loaded), a graph input
+  (``input``: fed at run time) or ``computed``: the output of ``Shape`` of an extra graph input (``uint8``) whose
+  declared shape is the target, as exporters write ``x.expand_as(y)``; only for a target a tensor can have (1-D, no
+  negative value, few enough elements to feed), else not applicable with the reason. Shape gives int64: a check of
+  another shape integer type gets a ``Cast`` to it after the Shape;
+- ``data``: the data as a graph input (the default) or an initializer (a constant the runtime may fold); not for
+  data with dimensions unknown until run time.
+
 Expand has the bidirectional rule and no other, so only bidirectional Broadcast-3 cases apply; the others
 are not applicable, with that reason. A subclass says how to run a model (``run_model``) and, for a
 shape-only check, what shape it declares without running (``declare_model``; by default ONNX shape inference's).
+Each gets the model and the path (for the axes a subclass adds: how the model is read, how it is optimised).
+Several checks share one model (``run_model_many``) when the axes that act on the whole model (all but ``shape``
+and ``data``) are the same.
 
 ``OnnxBackendAdapter`` runs the models through a module that implements ``onnx.backend.base.Backend``
 (``prepare(model, device)`` returning a rep whose ``run(inputs)`` gives the outputs), e.g.
@@ -15,7 +27,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
+from collections.abc import Mapping
 from dataclasses import replace
+from functools import cache
 from importlib import metadata
 from typing import Any, ClassVar
 
@@ -23,7 +38,7 @@ import numpy as np
 
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.cases import Case
-from conformance.run.paths import Axis, Path
+from conformance.run.paths import Axis, Path, every_path
 
 # onnx >= 1.23 writes IR version 14 by default, which older runtimes refuse; IR 7 is enough for opset 13.
 IR_VERSION = 7
@@ -37,15 +52,46 @@ NOT_IN_EXPAND = ("ONNX Expand's type constraint T (opsets 8 and 13, the latest) 
 ONNX_ELEMENT_TYPES = {"bfloat16": "BFLOAT16"}  # numpy types helper.np_dtype_to_tensor_dtype may not know
 
 
-def expand_model(request: Request, opset: int, shape_as_input: bool, output_rank: bool = False) -> Any:
-    """The Expand model of a request. ``output_rank``: give the output its rank, with symbolic dimensions,
-    as onnx.checker requires of a graph output (without it the output's shape is left unknown)."""
+# A computed shape is Shape of a graph input fed with zeros of the target's shape: at most this many elements (bytes).
+FEED_LIMIT = 2**24
+# How the runtime gets the model, for the backends that can be given a file (an axis of theirs, not of every ONNX
+# backend: onnx.backend's prepare takes a ModelProto).
+SOURCE = Axis("source", ("bytes", "file"), {"file": "file"},
+              "the model given to the runtime in memory (the default), or as a file path it reads itself",
+              default="bytes")
+# The axes that act on each Expand of a model (the others act on the whole model: checks share a model only
+# where those are the same).
+NODE_AXES = frozenset({"shape", "data"})
+
+
+def expand_model(request: Request, opset: int, shape_as_input: bool | None = None, output_rank: bool = False) -> Any:
+    """The Expand model of a request (its path says how the shape and the data are given; ``shape_as_input``,
+    if given, overrides an ``initializer``/``input`` path). ``output_rank``: give the output its rank, with
+    symbolic dimensions, as onnx.checker requires of a graph output (without it the output's shape is left
+    unknown)."""
+    if shape_as_input is not None and request.path.get("shape") in ("initializer", "input", None):
+        request = replace(request, path={**request.path, "shape": "input" if shape_as_input else "initializer"})
     return expand_batch_model([request], opset, output_rank)
 
 
+def data_array(request: Request) -> np.ndarray:
+    """The data as the model holds it: for a shape-only check (fed nothing) zeros of the declared shape; strings
+    as the object arrays ONNX takes."""
+    data = request.data
+    if request.shape_only and data.shape != request.input_shape and None not in request.input_shape:
+        data = np.zeros(tuple(int(d) for d in request.input_shape), data.dtype)  # type: ignore[arg-type]
+    return data.astype(object) if data.dtype.kind == "U" else data
+
+
+def shape_source(request: Request) -> np.ndarray:
+    """What a computed shape is Shape of: zeros of the target's shape."""
+    return np.zeros(tuple(int(d) for d in np.asarray(request.target_shape).reshape(-1)), np.uint8)
+
+
 def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = False) -> Any:
-    """One model holding an independent Expand per request, in order: inputs ``data`` and (for an ``input``
-    variant) ``shape``, output ``output``, each suffixed with the request's position after the first."""
+    """One model holding an independent Expand per request, in order: inputs ``data`` (unless an initializer),
+    ``shape`` (for shape ``input``) or ``shape_of`` (for ``computed``), output ``output``, each suffixed with the
+    request's position after the first."""
     from onnx import helper, numpy_helper
 
     nodes, inputs, outputs, initializers = [], [], [], []
@@ -53,10 +99,22 @@ def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = 
         suffix = str(i) if i else ""
         data, shape_name, out = f"data{suffix}", f"shape{suffix}", f"output{suffix}"
         elem = tensor_type(request.data.dtype)
-        inputs.append(helper.make_tensor_value_info(data, elem, list(request.input_shape)))
+        if request.path.get("data", "input") == "initializer":
+            initializers.append(initializer(data_array(request), data))
+        else:
+            inputs.append(helper.make_tensor_value_info(data, elem, list(request.input_shape)))
         shape = np.asarray(request.target_shape)
-        if request.path["shape"] == "input":
+        given = request.path["shape"]
+        if given == "input":
             inputs.append(helper.make_tensor_value_info(shape_name, tensor_type(shape.dtype), list(shape.shape)))
+        elif given == "computed":
+            source = f"shape_of{suffix}"
+            inputs.append(helper.make_tensor_value_info(source, onnx_type("UINT8"), [int(d) for d in shape]))
+            if shape.dtype == np.int64:
+                nodes.append(helper.make_node("Shape", [source], [shape_name]))
+            else:  # Shape gives int64: a shape of another integer type is a Cast of it
+                nodes.append(helper.make_node("Shape", [source], [f"{shape_name}_i64"]))
+                nodes.append(helper.make_node("Cast", [f"{shape_name}_i64"], [shape_name], to=tensor_type(shape.dtype)))
         else:
             initializers.append(numpy_helper.from_array(shape, shape_name))
         dims = [f"{out}_{d}" for d in range(max(len(request.input_shape), shape.size))] if output_rank else None
@@ -65,6 +123,40 @@ def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = 
     graph = helper.make_graph(nodes, "expand", inputs, outputs, initializers)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=IR_VERSION,
                              producer_name="broadcast-conformance")
+
+
+def initializer(array: np.ndarray, name: str) -> Any:
+    """A TensorProto of the array's bytes; bfloat16 (ml_dtypes) by hand, which onnx before 1.17 cannot convert."""
+    from onnx import helper, numpy_helper
+
+    if array.dtype.name == "bfloat16":
+        return helper.make_tensor(name, tensor_type(array.dtype), list(array.shape),
+                                  np.ascontiguousarray(array).view(np.uint16).tobytes(), raw=True)
+    return numpy_helper.from_array(array, name)
+
+
+def output_dtypes(model: Any) -> list[np.dtype]:
+    """The numpy type of each graph output, in order (strings: object)."""
+    import ml_dtypes
+    import onnx
+    from onnx import helper
+
+    dtypes = []
+    for output in model.graph.output:
+        elem = output.type.tensor_type.elem_type
+        if elem == onnx.TensorProto.BFLOAT16:
+            dtypes.append(np.dtype(ml_dtypes.bfloat16))
+        elif elem == onnx.TensorProto.STRING:
+            dtypes.append(np.dtype(object))
+        else:
+            dtypes.append(np.dtype(helper.tensor_dtype_to_np_dtype(elem)))
+    return dtypes
+
+
+def onnx_type(name: str) -> int:
+    import onnx
+
+    return int(getattr(onnx.TensorProto, name))
 
 
 def tensor_type(dtype: np.dtype) -> int:
@@ -83,10 +175,18 @@ def batch_feeds(requests: list[Request]) -> dict[str, np.ndarray]:
     feeds = {}
     for i, request in enumerate(requests):
         suffix = str(i) if i else ""
-        feeds[f"data{suffix}"] = request.data.astype(object) if request.data.dtype.kind == "U" else request.data
+        if request.path.get("data", "input") != "initializer":
+            feeds[f"data{suffix}"] = request.data.astype(object) if request.data.dtype.kind == "U" else request.data
         if request.path["shape"] == "input":
             feeds[f"shape{suffix}"] = np.asarray(request.target_shape)
+        elif request.path["shape"] == "computed":
+            feeds[f"shape_of{suffix}"] = shape_source(request)
     return feeds
+
+
+def model_axes(path: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The path's values on the axes that act on the whole model: checks that agree on them can share one."""
+    return tuple(sorted((k, v) for k, v in path.items() if k not in NODE_AXES))
 
 
 def inferred_shapes(model: Any) -> list[tuple[int | None, ...] | None]:
@@ -121,15 +221,65 @@ def as_requested(outcome: Outcome, request: Request) -> Outcome:
     return replace(outcome, output=out.astype(request.data.dtype))
 
 
+def computed_shape_why_not(target: Any) -> str | None:
+    """Why a target cannot be the shape of a tensor the suite feeds (for ``shape: computed``), or None."""
+    values = np.asarray(target, dtype=object)
+    if values.ndim != 1:
+        return (f"a computed shape is Shape of a tensor, always 1-D; this target_shape has {values.ndim} "
+                "dimensions")
+    dims = [int(d) for d in values.tolist()]
+    if any(d < 0 for d in dims):
+        return "a computed shape is Shape of a tensor, and no tensor has a negative dimension"
+    if math.prod(max(d, 1) for d in dims) >= 2**63 or math.prod(dims) > FEED_LIMIT:
+        return (f"a computed shape is Shape of a graph input of that shape, fed with zeros: {math.prod(dims)} "
+                f"elements, more than the suite feeds ({FEED_LIMIT})")
+    return None
+
+
+def paired_paths(axes: tuple[Axis, ...], also: tuple[Mapping[str, str], ...] = ()) -> frozenset[Path]:
+    """Every path whose axes with a default are all at it (the paths before those axes existed, and each value of
+    the axes without one), the same with the values of each of ``also`` instead, and then, chosen greedily and
+    deterministically, enough of the others that every pair of values of two axes occurs in one of them."""
+    return _paired_paths(tuple((a.name, a.values, a.default) for a in axes),
+                         tuple(tuple(sorted(values.items())) for values in also))
+
+
+@cache
+def _paired_paths(axes: tuple[tuple[str, tuple[str, ...], str | None], ...],
+                  also: tuple[tuple[tuple[str, str], ...], ...]) -> frozenset[Path]:
+    every = list(every_path(Axis(name, values, default=default) for name, values, default in axes))
+
+    def pairs(path: Path) -> set[tuple[tuple[str, str], tuple[str, str]]]:
+        return {(a, b) for i, a in enumerate(path) for b in path[i + 1:]}
+
+    defaults = {name: default for name, _, default in axes if default is not None}
+    chosen = [p for p in every if any(all(dict(p)[name] == value for name, value in {**defaults, **dict(seed)}.items())
+                                      for seed in ((), *also))]
+    uncovered = set().union(*(pairs(p) for p in every)) - set().union(set(), *(pairs(p) for p in chosen))
+    while uncovered:
+        best = max(every, key=lambda p: len(pairs(p) & uncovered))
+        chosen.append(best)
+        uncovered -= pairs(best)
+    return frozenset(chosen)
+
+
 class ExpandBackend(Backend):
     """A backend that runs ONNX Expand models; subclasses implement ``run_model``."""
 
-    axes = (Axis("opset", ("8", "13"), {"8": "opset8", "13": "opset13"}, "the ONNX opset of the Expand node"),
-            Axis("shape", ("initializer", "input"), {"initializer": "init", "input": "input"},
-                 "Expand's shape input as an initializer (known when the model is loaded) or a graph input (fed "
-                 "at run time)"))
+    axes: ClassVar[tuple[Axis, ...]] = (
+        Axis("opset", ("8", "13"), {"8": "opset8", "13": "opset13"}, "the ONNX opset of the Expand node"),
+        Axis("shape", ("initializer", "input", "computed"), {"initializer": "init", "input": "input"},
+             "Expand's shape input as an initializer (known when the model is loaded), a graph input (fed at run "
+             "time), or computed: Shape of a graph input whose shape is the target"),
+        Axis("data", ("input", "initializer"), {"initializer": "datainit"},
+             "the data as a graph input, or as an initializer (a constant the runtime may fold)", default="input"))
     dtypes = EXPAND_DTYPES
     output_rank: ClassVar[bool] = False  # see expand_model
+    # False: of the product of the axes' values, the backend takes the paths of ``paired_paths`` only (today's, each
+    # value of the axes without a default, those of ``also_every``, and every pair of values of two axes), for a
+    # backend whose whole product costs more run time than it adds knowledge
+    every_combination: ClassVar[bool] = True
+    also_every: ClassVar[tuple[Mapping[str, str], ...]] = ()
 
     def op_version(self, path: Path, op: str = "broadcast") -> int | None:
         return 3  # Expand is the bidirectional rule, Broadcast-3's
@@ -143,17 +293,32 @@ class ExpandBackend(Backend):
                         "judged against a rule Expand does not claim"}
         if case.op == "broadcast" and case.params.axes_mapping is not None:
             return {(): "ONNX Expand has no axes_mapping input"}
-        return super().paths_for(case)
+        found = super().paths_for(case)
+        if not self.every_combination:
+            taken = paired_paths(self.path_axes(), self.also_every)
+            found = {path: why for path, why in found.items() if path in taken}
+        if case.op != "broadcast":
+            return found
+        computed = computed_shape_why_not(case.params.target_shape)
+        constant = ("an initializer has a fixed shape, and this case's data has dimensions unknown until run time"
+                    if case.dynamic else None)
+        for path in found:
+            chosen = dict(path)
+            found[path] = found[path] or (computed if chosen.get("shape") == "computed" else None) or \
+                (constant if chosen.get("data") == "initializer" else None)
+        return found
 
     def model(self, request: Request) -> Any:
-        return expand_model(request, int(request.path["opset"]), request.path["shape"] == "input",
-                            self.output_rank)
+        return expand_batch_model([request], int(request.path["opset"]), self.output_rank)
 
     def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
         if dtype in ("i4", "u4", "f8e4m3", "f8e5m2"):
             return NOT_IN_EXPAND.format(dtype=dtype)
         if dtype == "bf16" and dict(path)["opset"] == "8":
             return "ONNX Expand-8's type constraint T has no bfloat16 (Expand-13 added it)"
+        if case.dynamic and not case.valid and dict(path)["shape"] == "computed":
+            return ("a declared-shape check of an invalid input: with the shape computed by a Shape node when the "
+                    "model runs, nothing before running has to know it breaks a rule")
         return super().why_not(case, path, dtype)
 
     def shape_type_rule(self, path: Path, shape_dtype: str) -> str | None:
@@ -162,37 +327,53 @@ class ExpandBackend(Backend):
         return None
 
     def run(self, request: Request) -> Outcome:
-        return as_requested(self.run_model(self.model(request), batch_feeds([request])), request)
+        return as_requested(self.run_model(self.model(request), batch_feeds([request]), path=request.path),
+                            request)
 
     def run_many(self, requests: list[Request]) -> list[Outcome]:
-        """One model per opset for all the requests, if the subclass can run several outputs at once."""
+        """One model for all the requests that agree on the axes acting on the whole model (the opset, how the
+        model is read...), if the subclass can run several outputs at once."""
         outcomes: dict[int, Outcome] = {}
-        by_opset: dict[int, list[int]] = {}
+        groups: dict[tuple[tuple[str, str], ...], list[int]] = {}
         for i, request in enumerate(requests):
-            by_opset.setdefault(int(request.path["opset"]), []).append(i)
-        for opset, members in by_opset.items():
+            groups.setdefault(model_axes(request.path), []).append(i)
+        for members in groups.values():
             batch = [requests[i] for i in members]
-            shared = self.run_model_many(expand_batch_model(batch, opset, self.output_rank), batch_feeds(batch))
+            path = batch[0].path
+            shared = self.run_model_many(expand_batch_model(batch, int(path["opset"]), self.output_rank),
+                                         batch_feeds(batch), path=path)
             results: list[Outcome | None] = list(shared) if shared else [None] * len(members)
             for i, result in zip(members, results, strict=True):
                 outcomes[i] = self.run(requests[i]) if result is None else as_requested(result, requests[i])
         return [outcomes[i] for i in range(len(requests))]
 
-    def run_model_many(self, model: Any, feeds: dict[str, np.ndarray]) -> list[Outcome] | None:
+    def run_model_many(self, model: Any, feeds: dict[str, np.ndarray], *,
+                       path: Mapping[str, str] | None = None) -> list[Outcome] | None:
         """Run a model of several independent Expands: an Outcome per output with its output, or None if the
         model failed as a whole (each request is then run alone). The default never shares a model."""
         return None
 
     def declare(self, request: Request) -> Outcome:
-        return self.declare_model(self.model(request))
+        return self.declare_model(self.model(request), path=request.path)
 
-    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
-        """Run an Expand model (an onnx.ModelProto) on its inputs, by name."""
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray], *, path: Mapping[str, str] | None = None) -> Outcome:
+        """Run an Expand model (an onnx.ModelProto) on its inputs, by name; ``path``: the check's path."""
         raise NotImplementedError
 
-    def declare_model(self, model: Any) -> Outcome:
+    def declare_model(self, model: Any, *, path: Mapping[str, str] | None = None) -> Outcome:
         """The output shape of an Expand model, or its rejection, without running it."""
         return Outcome(declared_shape=inferred_shape(model))
+
+
+def saved(model: Any, directory: str) -> str:
+    """The model written to a file in ``directory`` (for a path whose runtime reads the model from a file)."""
+    import os
+
+    import onnx
+
+    name = os.path.join(directory, "expand.onnx")
+    onnx.save(model, name)
+    return name
 
 
 def distribution_of(module: str) -> str | None:
@@ -224,7 +405,7 @@ class OnnxBackendAdapter(ExpandBackend):
             return f"module {self.module!r} is not installed"
         return super().unavailable()
 
-    def run_model(self, model: Any, feeds: dict[str, np.ndarray]) -> Outcome:
+    def run_model(self, model: Any, feeds: dict[str, np.ndarray], *, path: Mapping[str, str] | None = None) -> Outcome:
         backend = importlib.import_module(self.module)
         shape = inferred_shape(model)
         try:
