@@ -285,8 +285,9 @@ def test_openvino_onnx_u64_clamping_is_known_for_releases_before_2025_4():
 
 
 def test_every_entry_matches_a_check_of_the_default_plan():
-    """Planned on the backends' own paths, at the installed release and at 2025.0.0 (for the entries of older
-    releases), on any hardware; the first matching entry counts, so an entry hidden by earlier ones fails too."""
+    """Planned on the backends' own paths, at the installed release and at the version matrix's oldest (openvino
+    2025.0.0, onnxruntime 1.18.0, onnx 1.16.0: for the entries of older releases), on any hardware; the first
+    matching entry counts, so an entry hidden by earlier ones fails too."""
     from conformance import backends
     from conformance.run.plan import plan
 
@@ -297,7 +298,7 @@ def test_every_entry_matches_a_check_of_the_default_plan():
             backend = backends.load(name)
         except Exception as e:  # noqa: BLE001 (a backend this environment cannot load: its entries are not planned)
             pytest.skip(f"backend {name} cannot be loaded here: {e}")
-        versions = {backend.version(), "2025.0.0"}
+        versions = {backend.version(), "2025.0.0", "1.18.0", "1.16.0"}  # and the version matrix's oldest releases
         for c in all_cases().values():
             for check in plan(c, backend, name, None):
                 if check.path is None or check.dtype is None or check.not_applicable:

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_a_path_label_is_made_from_the_axes_in_one_place():
     axes = load("openvino").path_axes()[:2]  # opset, target_shape: the axes of its first paths
-    assert [paths.label(axes, p) for p in paths.every_path(axes)] == ["opset1-const", "opset1-param",
-                                                                      "opset3-const", "opset3-param"]
+    assert [paths.label(axes, p) for p in paths.every_path(axes)] == [
+        "opset1-const", "opset1-param", "opset1-shapeof", "opset3-const", "opset3-param", "opset3-shapeof"]
     assert paths.describe((("opset", "3"), ("target_shape", "Parameter"))) == "opset 3, target_shape Parameter"
 
 
@@ -81,3 +81,42 @@ def test_a_default_run_covers_every_pair_of_axis_values_and_all_paths_on_request
     assert paths.covering(every, "rule") == every and paths.covering(every, "upstream", everything=True) == every
     two = list(paths.every_path(axes[:2]))
     assert paths.pairwise(two) == two  # with two axes, every pair is every path
+
+
+def test_a_default_run_keeps_the_paths_of_earlier_runs():
+    """Paths whose added axes are at their defaults keep their ids: the pairwise choice always takes them, so a
+    run compares with one from before those axes existed."""
+    axes = [Axis("a", ("1", "2", "3")), Axis("b", ("x", "y")), Axis("c", ("p", "q"), default="p"),
+            Axis("d", ("u", "v", "w"), default="u")]
+    every = list(paths.every_path(axes))
+    before = [p for p in every if dict(p)["c"] == "p" and dict(p)["d"] == "u"]
+    assert not set(before) <= set(paths.pairwise(every))  # without the seed, greedy drops some of them
+    chosen = paths.covering(every, "upstream", axes=axes)
+    assert set(before) <= set(chosen)
+    pairs = {(p[i], p[j]) for p in every for i in range(4) for j in range(i + 1, 4)}
+    assert pairs == {(p[i], p[j]) for p in chosen for i in range(4) for j in range(i + 1, 4)}
+
+
+def test_a_default_run_samples_the_element_types_of_a_new_path_and_all_paths_sweep_them_all():
+    """On a path a newer axis adds, a case takes SAMPLED_TYPES of its types, chosen by a hash of the case and the
+    path, so that a group's cases take every type there between them; the paths as before take every type."""
+    from conformance.run.plan import SAMPLED_TYPES, dtypes_for
+
+    def types(case: object, every: bool = False) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for c in plan(case, WithAView(), "x", None, every_path=every):  # type: ignore[arg-type]
+            found.setdefault(dict(c.path or ())["output"], []).append(c.dtype or "")
+        return found
+
+    cases = [builders.case("numpy", (3,), (2, 3), case_id=f"c{i}") for i in range(40)]
+    sweep = dtypes_for(cases[0], None)
+    assert len(sweep) > SAMPLED_TYPES
+    for case in cases:
+        found = types(case)
+        assert found["fresh"] == sweep + sweep  # both opsets, every type
+        assert len(found["view"]) == 2 * SAMPLED_TYPES and set(found["view"]) < set(sweep)
+        assert types(case, every=True)["view"] == sweep + sweep
+    assert {d for case in cases for d in types(case)["view"]} == set(sweep)
+    assert types(cases[0])["view"] == types(cases[0])["view"]  # the same every time
+    listed = builders.case("numpy", (3,), (2, 3), dtypes=("u8", "f32", "i64", "f16", "bool"))
+    assert types(listed)["view"] == 2 * ["u8", "f32", "i64", "f16", "bool"]  # a case's own list: all of them

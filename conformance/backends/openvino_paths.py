@@ -52,7 +52,8 @@ OPSET = Axis("opset", ("1", "3"), {"1": "opset1", "3": "opset3"},
 TARGET = Axis("target_shape", ("Constant", "Parameter", "ShapeOf"),
               {"Constant": "const", "Parameter": "param", "ShapeOf": "shapeof"},
               "target_shape as a Constant (the output shape inferred when the node is built), a Parameter fed at "
-              "run time, or ShapeOf of an extra Parameter with dynamic dimensions fed a tensor of the target's shape")
+              "run time, or ShapeOf of an extra Parameter with dynamic dimensions fed a tensor of the target's shape",
+              swept=("Constant", "Parameter"))
 DATA = Axis("data", ("Parameter", "Dynamic", "Constant", "Folded"),
             {"Dynamic": "ddyn", "Constant": "dconst", "Folded": "dfold"},
             "the data as a Parameter of static shape; of dynamic dimensions (one compiled model run on the case's "

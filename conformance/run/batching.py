@@ -2,8 +2,9 @@
 
 When a check runs and no outcome is waiting for it, the Batcher sends it together with other checks this
 process is about to run on the same backend (those of its test item, then of the next items of that backend,
-conformance/plugin.py) that have not run yet, that are expected to produce an output (a valid case, no recorded
-crash or rejection for them) and are small, up to MAX_BATCH; the backend may run them all in one model
+conformance/plugin.py) that have not run yet, that are expected to produce an output that agrees with the
+spec (a valid case that no known difference describes) and are small, up to MAX_BATCH; the backend may run
+them all in one model
 (``Backend.run_many``: compiling is most of a check's cost, about 10 ms a model and 0.7 ms a node more). Each
 check is still judged on its own, against its own reference output, when its own item runs.
 
@@ -21,15 +22,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from conformance import known as known_mod
-from conformance import verdicts as v
 from conformance.backends import Outcome, Request
 from conformance.run.execute import prepare
 from conformance.run.plan import Check, materialised_bytes, shape_only
 
 MAX_BATCH = 64
 MAX_BATCH_BYTES = 1 << 20  # a larger check runs alone: a batch should not hold many large arrays at once
-# Known differences whose checks still give an output, so they can share a model with others.
-OUTPUT_VERDICTS = frozenset({v.WRONG_VALUES, v.WRONG_SHAPE, v.WRONG_DTYPE})
 
 
 class Alone:
@@ -75,7 +73,7 @@ class Batcher:
         entry = known_mod.find(self.known.get(check.backend, []), known_mod.Facts(
             check.case, check.dtype, check.shape_dtype, check.path, check.variant,
             self.versions.get(check.backend_ref), False))  # a shape-only check is never shared (above)
-        return entry is None or entry.verdict in OUTPUT_VERDICTS
+        return entry is None  # a known difference's check runs in a fresh worker of its own (execute.py)
 
     def runner(self, peers: Callable[[], Iterable[Check]]) -> Shared:
         """The Runner of one test item's checks: ``peers`` are the checks this process runs next on the same
@@ -83,7 +81,7 @@ class Batcher:
         return Shared(self, peers)
 
     def run_batch(self, batch: list[Check], request: Request) -> Outcome:
-        requests = [request] + [prepare(c, self.budget).request for c in batch[1:]]
+        requests = [request] + [prepare(c, self.budget, with_expected=False).request for c in batch[1:]]
         outcomes = self.pool.run_batch(batch[0].backend_ref, requests)
         if outcomes is None:
             self.lone.update(c.name for c in batch)

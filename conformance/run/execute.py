@@ -4,9 +4,9 @@ known difference that describes it, and its record.
 Where a check's outcome comes from is a ``Runner``'s business (conformance/run/batching.py): a model of its own,
 or one shared with other checks, in the backend's worker process. No verdict depends on what else ran: an
 outcome that fails (a known difference too) and was not computed in a fresh worker on a model of its own is
-computed again so, in a worker that has run nothing before it, and that outcome decides; the record says how
-the deciding outcome was computed (``model``: "own", "shared", "own, fresh worker", "own, then fresh worker",
-"shared, then fresh worker").
+computed again so, in a worker that has run nothing before it, and that outcome decides (a check a known
+difference describes goes there at once); the record says how the deciding outcome was computed (``model``:
+"own", "shared", "own, fresh worker", "own, then fresh worker", "shared, then fresh worker").
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ class Prepared:
     expect: Expectation
 
 
-def prepare(check: Check, budget: int = DEFAULT_BUDGET) -> Prepared:
-    """The request a worker runs for an applicable check, and what the spec prescribes for it. A check whose
+def prepare(check: Check, budget: int = DEFAULT_BUDGET, with_expected: bool = True) -> Prepared:
+    """The request a worker runs for an applicable check, and what the spec prescribes for it (the reference's
+    output only ``with_expected``: a check sent ahead in a batch is judged later, prepared again). A check whose
     output would exceed ``budget`` bytes is shape-only: nothing is allocated, the backend declares a shape."""
     assert check.path is not None and check.dtype is not None
     case = check.case
@@ -56,7 +57,7 @@ def prepare(check: Check, budget: int = DEFAULT_BUDGET) -> Prepared:
     data = {name: np.empty((0,), dtype) if declare_only else make_data(shape, dtype)  # type: ignore[arg-type]
             for name, shape in shapes.items()}
     expected = None
-    if not declare_only and check.backend_rule is None and case.valid:
+    if with_expected and not declare_only and check.backend_rule is None and case.valid:
         expected = op.expected(case.params, data, check.version)
     request = Request(op=case.op, path=check.path_dict, inputs={**data, **op.shape_inputs(case.params,
                                                                                            DTYPES[check.shape_dtype])},
@@ -105,7 +106,10 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     entry = known_mod.find(known, known_mod.Facts(check.case, check.dtype or "", check.shape_dtype,
                                                   check.path or (), check.variant, record.backend_version,
                                                   prepared.request.shape_only))
-    outcome, model = runner.outcome(check, prepared.request)
+    if entry is not None:  # expected to differ from the spec: only a fresh worker's outcome can decide
+        outcome, model = runner.fresh(check, prepared.request), "own, fresh worker"
+    else:
+        outcome, model = runner.outcome(check, prepared.request)
     judgement = judge(prepared.expect, outcome, known=entry)
     if (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN) and model != "own, fresh worker":
         outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"

@@ -191,6 +191,14 @@ class _Worker:
             self.process.kill()
             self.process.join()
 
+    def retire(self) -> None:
+        """Ask it to end (its pipe closed) without waiting: ``reaped`` says when it has."""
+        self.conn.close()
+
+    def reaped(self) -> bool:
+        self.process.join(0)
+        return not self.process.is_alive()
+
 
 class WorkerPool:
     """A worker per backend in each pytest process (and so in each xdist worker), replaced when it dies or hangs.
@@ -202,6 +210,8 @@ class WorkerPool:
         self.memory_limit = memory_limit
         self.context = worker_context(preload)
         self._workers: dict[str, _Worker] = {}
+        self._spares: dict[str, _Worker] = {}  # per backend: a worker that has run nothing, for run_fresh
+        self._retired: list[_Worker] = []  # spares that ran their one check, ending
         self.last_fresh = False  # the last task ran in a worker that had run nothing before it
 
     def _start(self) -> _Worker:
@@ -239,13 +249,24 @@ class WorkerPool:
             return Outcome(adapter_error=f"{type(e).__name__}: {e}")
 
     def run_fresh(self, backend_ref: str, request: Request) -> Outcome:
-        """The check in a worker that has run nothing before it (which then serves the backend's next checks):
-        what an earlier check did to its process cannot change this outcome."""
-        worker = self._workers.get(backend_ref)
-        if worker is not None and worker.tasks:
-            worker.stop()
-            self._workers[backend_ref] = self._start()
-        return self.run(backend_ref, request)
+        """The check in a worker that has run nothing before it: what an earlier check did to a process cannot
+        change this outcome. That worker is a spare, forked after the previous fresh check (so it gets ready
+        while the harness works), and it ends after this one check; the backend's worker keeps its warm state."""
+        worker = self._spares.pop(backend_ref, None) or self._start()
+        try:
+            return worker.call(False, backend_ref, request, self.timeout)
+        except _Died as died:
+            if died.acknowledged:
+                return Outcome(crash=str(died), stage="worker")
+            return self.run_alone(backend_ref, request)  # the spare died before it took the task: not its doing
+        except _TimedOut:
+            return Outcome(timeout=self.timeout, stage="worker")
+        except Exception as e:  # e.g. the request could not be pickled
+            return Outcome(adapter_error=f"{type(e).__name__}: {e}")
+        finally:
+            worker.retire()
+            self._retired = [w for w in self._retired if not w.reaped()] + [worker]
+            self._spares[backend_ref] = self._start()
 
     def run_batch(self, backend_ref: str, requests: list[Request]) -> list[Outcome] | None:
         """Several checks in one call; None if the batch failed in any way (a crash, a timeout, an exception):
@@ -268,6 +289,8 @@ class WorkerPool:
             worker.stop()
 
     def close(self) -> None:
-        for worker in self._workers.values():
+        for worker in [*self._workers.values(), *self._spares.values(), *self._retired]:
             worker.stop()
         self._workers.clear()
+        self._spares.clear()
+        self._retired.clear()

@@ -20,6 +20,14 @@ class Axis:
     labels: Mapping[str, str] = field(default_factory=dict)  # value -> its part of check ids (else the value)
     help: str = ""  # what the axis varies, for --list-paths and the report
     default: str | None = None  # a value left out of check ids
+    # The values on whose paths a default run sweeps every element type (conformance/run/plan.py ``sampled``):
+    # by default the axis's default value, or every value of an axis without one.
+    swept: tuple[str, ...] | None = None
+
+    def sweeps(self, value: str) -> bool:
+        if self.swept is not None:
+            return value in self.swept
+        return self.default is None or value == self.default
 
     def label(self, value: str) -> str:
         return "" if value == self.default else self.labels.get(value, value)
@@ -60,10 +68,11 @@ def selected(path: Path, selection: Mapping[str, set[str]]) -> bool:
     return all(value in selection[name] for name, value in path if name in selection)
 
 
-def pairwise(paths: list[Path]) -> list[Path]:
+def pairwise(paths: list[Path], seed: Iterable[Path] = ()) -> list[Path]:
     """A subset of ``paths`` (one backend's applicable paths, all over the same axes) in which every pair of values
-    of two axes that occurs in ``paths`` occurs at least once, chosen greedily and deterministically (the path that
-    covers most pairs not yet covered, the first such in order). With two axes or fewer it is every path."""
+    of two axes that occurs in ``paths`` occurs at least once: the ``seed`` paths among them first, then chosen
+    greedily and deterministically (the path that covers most pairs not yet covered, the first such in order).
+    With two axes or fewer it is every path."""
     if not paths or len(paths[0]) <= 2:
         return list(paths)
 
@@ -71,7 +80,9 @@ def pairwise(paths: list[Path]) -> list[Path]:
         return {(a, b) for i, a in enumerate(path) for b in path[i + 1:]}
 
     uncovered = set().union(*(pairs(p) for p in paths))
-    chosen: list[Path] = []
+    chosen = [p for p in seed if p in paths]
+    for path in chosen:
+        uncovered -= pairs(path)
     while uncovered:
         best = max(paths, key=lambda p: len(pairs(p) & uncovered))
         chosen.append(best)
@@ -79,10 +90,27 @@ def pairwise(paths: list[Path]) -> list[Path]:
     return [p for p in paths if p in chosen]  # in the backend's order
 
 
+def as_before(axes: Iterable[Axis], path: Path) -> bool:
+    """A path whose every axis that has a default is at it: its id is the one it had before those axes existed."""
+    defaults = {a.name: a.default for a in axes if a.default is not None}
+    return all(defaults.get(name, value) == value for name, value in path)
+
+
+def swept(axes: Iterable[Axis], path: Path) -> bool:
+    """A path on which a default run takes a case's every element type: each of its values sweeps (``Axis.swept``)."""
+    by_name = {a.name: a for a in axes}
+    return all(by_name[name].sweeps(value) for name, value in path if name in by_name)
+
+
 # Which of a case's paths a default run takes, by the case's group: the spec's own cases every path, the others
-# every pair of axis values (``--paths all``: every path of every case).
+# every pair of axis values, always with the paths that keep the ids of earlier runs (``as_before``), so that a
+# run can be compared with one from before an axis was added (``--paths all``: every path of every case).
 FULL_GROUPS = frozenset({"spec_example", "rule", "interpretation"})
 
 
-def covering(paths: list[Path], group: str, everything: bool = False) -> list[Path]:
-    return list(paths) if everything or group in FULL_GROUPS else pairwise(paths)
+def covering(paths: list[Path], group: str, everything: bool = False, axes: Iterable[Axis] = ()) -> list[Path]:
+    if everything or group in FULL_GROUPS:
+        return list(paths)
+    axes = tuple(axes)
+    added = any(a.default is not None for a in axes)  # without such an axis there was no "before"
+    return pairwise(paths, [p for p in paths if added and as_before(axes, p)])
