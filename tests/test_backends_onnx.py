@@ -10,7 +10,8 @@ import pytest
 
 from conformance import backends
 from conformance.backends import BUILTIN, BackendNotFound, Request, load
-from conformance.backends.onnx_backend import OnnxBackendAdapter, expand_model, inferred_shape
+from conformance.backends.onnx_backend import OnnxBackendAdapter
+from conformance.backends.onnx_model import expand_model, inferred_shape
 from conformance.cases import Case
 from conformance.run import paths
 from tests import builders
@@ -262,7 +263,7 @@ def test_load_errors_say_what_would_have_worked(ref, message):
 
 def test_load_refuses_what_is_not_a_backend():
     with pytest.raises(TypeError, match="should be a subclass of conformance.backends.Backend"):
-        load("conformance.backends.onnx_backend:expand_model")
+        load("conformance.backends.onnx_model:expand_model")
 
 
 def test_unknown_name_lists_installed_entry_points(monkeypatch):

@@ -19,14 +19,8 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import (
-    EXPAND_DTYPES,
-    SOURCE,
-    ExpandBackend,
-    inferred_shape,
-    inferred_shapes,
-    saved,
-)
+from conformance.backends.onnx_backend import EXPAND_DTYPES, SOURCE, ExpandBackend
+from conformance.backends.onnx_model import inferred_shape, inferred_shapes, saved
 
 
 class OnnxReferenceBackend(ExpandBackend):

@@ -27,7 +27,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend, output_dtypes, saved
+from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend
+from conformance.backends.onnx_model import output_dtypes, saved
 from conformance.backends.openvino import STRING_UNSUPPORTED, compile_and_infer_many, cpu_capabilities, declared, infer
 from conformance.cases import Case
 from conformance.run.paths import Path
