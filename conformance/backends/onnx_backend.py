@@ -95,7 +95,7 @@ class ExpandBackend(Backend):
         Axis("opset", ("8", "13"), {"8": "opset8", "13": "opset13"}, "the ONNX opset of the Expand node"),
         Axis("shape", ("initializer", "input", "computed"), {"initializer": "init", "input": "input"},
              "Expand's shape input as an initializer (known when the model is loaded), a graph input (fed at run "
-             "time), or computed: Shape of a graph input whose shape is the target"),
+             "time), or computed: Shape of a graph input whose shape is the target", swept=("initializer", "input")),
         Axis("data", ("input", "initializer"), {"initializer": "datainit"},
              "the data as a graph input, or as an initializer (a constant the runtime may fold)", default="input"))
     dtypes = EXPAND_DTYPES
