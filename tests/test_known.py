@@ -106,6 +106,29 @@ def test_inputs_take_alternatives_and_negations(tmp_path):
     assert e.to_json()["inputs"] == [["scalar_data", "not empty_target"], ["zero_size_data"]]
 
 
+def test_a_path_condition_takes_alternatives(tmp_path):
+    """match.path as a list of maps: the entry holds on a path where one of them holds in full (a bug reached by
+    two roads: the data an initializer, or a zero-size data input that a file reader makes a Constant)."""
+    (e,) = entries(tmp_path, entry("""  match:
+    path: [{data: initializer}, {data: input, source: [file, convert_model]}]
+  inputs: [zero_size_data]
+"""))
+    empty = case("bidirectional", (0,), (1,))
+
+    def on(**path: str) -> Facts:
+        return Facts(empty, "f32", "i64", tuple(path.items()), "", "2026.4.1")
+
+    assert find([e], on(shape="input", data="initializer", source="bytes")) is e
+    assert find([e], on(shape="input", data="input", source="convert_model")) is e
+    assert find([e], on(shape="input", data="input", source="bytes")) is None
+    assert find([e], on(shape="input", data="initializer")) is e
+    assert e.to_json()["match"]["path"] == [{"data": ["initializer"]},
+                                            {"data": ["input"], "source": ["file", "convert_model"]}]
+    from conformance.known.verify import listing
+
+    assert "path.data=initializer or path.data=input,path.source=file|convert_model" in listing({"somebackend": [e]})
+
+
 def test_the_first_entry_whose_conditions_hold_is_the_checks(tmp_path):
     es = entries(tmp_path, entry("  inputs: [zero_size_data]\n", "crash", "first")
                  + entry("  match: {dtype: f32}\n", "wrong_values", "second"))

@@ -39,13 +39,14 @@ class Known:
     reproducer: str | None
     where: str  # file:line
     inputs: tuple[tuple[str, ...], ...] | None = None  # alternatives, each traits that all hold ("not t": t doesn't)
-    path: tuple[tuple[str, tuple[str, ...]], ...] = ()  # path axis -> globs
+    # alternatives, each path axis -> globs, one of which holds in full (none: any path)
+    paths: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
     cases_why: str | None = None  # why the entry lists case ids: what no condition describes
 
     @cached_property
     def tests(self) -> tuple[tuple[Test, ...], tuple[Test, ...]]:
         """The conditions compiled: (on the check's path, dtypes and version; on its case)."""
-        return compile_tests(dict(self.match), dict(self.path), self.inputs)
+        return compile_tests(dict(self.match), tuple(dict(p) for p in self.paths), self.inputs)
 
     def matches(self, facts: Facts) -> bool:
         """Every condition holds for the check."""
@@ -71,8 +72,9 @@ class Known:
 
     def to_json(self) -> dict[str, Any]:
         match: dict[str, Any] = {k: list(v) for k, v in self.match}
-        if self.path:
-            match["path"] = {axis: list(v) for axis, v in self.path}
+        if self.paths:
+            alternatives = [{axis: list(v) for axis, v in p} for p in self.paths]
+            match["path"] = alternatives[0] if len(alternatives) == 1 else alternatives
         return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
                 "verdict": self.verdict, "match": match, "where": self.where,
                 **({"inputs": [list(g) for g in self.inputs]} if self.inputs else {}),
@@ -158,16 +160,19 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
         raise KnownFileError(f"{at}: unknown match key(s) {sorted(bad)}; match takes {', '.join(MATCH_KEYS)} and the "
                              f"op's fields ({', '.join(fields) or 'none'}), each a glob or a list of globs")
     path = match.get("path", {})
-    if not isinstance(path, dict) or not all(isinstance(k, str) for k in path):
+    alternatives = path if isinstance(path, list) and path else [path]
+    if not all(isinstance(p, dict) and p and all(isinstance(k, str) for k in p) for p in alternatives) \
+            and path != {}:
         raise KnownFileError(f"{at}: match.path maps path axis names to globs, e.g. {{opset: '3', target_shape: "
-                             f"Parameter}}; got {path!r}")
+                             f"Parameter}}, or is a list of such maps (alternatives, one of which holds); got {path!r}")
     patterns = {k: _globs(v, f"match.{k}", at) for k, v in match.items() if k != "path"}
-    axes = {k: _globs(v, f"match.path.{k}", at) for k, v in path.items()}
+    paths = tuple(tuple(sorted((k, _globs(v, f"match.path.{k}", at)) for k, v in p.items()))
+                  for p in alternatives if p)
     inputs = _inputs(raw.get("inputs"), targets, _line(node, "inputs", where))
     if "case" in patterns and not str(raw.get("cases_why") or "").strip():
         raise KnownFileError(f"{at}: entry {raw['id']!r} lists case ids; say in cases_why what no condition "
                              "(op, mode, path, dtype, inputs traits, ...) can describe")
-    if not patterns and not axes and inputs is None:
+    if not patterns and not paths and inputs is None:
         raise KnownFileError(f"{where}: entry {raw['id']!r} has no condition: give match and/or inputs")
     if raw["verdict"] not in FAILING:
         raise KnownFileError(f"{_line(node, 'verdict', where)}: verdict={raw['verdict']!r}, but should be one of "
@@ -177,7 +182,7 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
     reproducer = _reproducer(raw, node, where)
     return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())), verdict=raw["verdict"],
                  reason=str(raw["reason"]).strip(), link=raw.get("link"), reproducer=reproducer,
-                 where=where, inputs=inputs, path=tuple(sorted(axes.items())),
+                 where=where, inputs=inputs, paths=paths,
                  cases_why=str(raw["cases_why"]).strip() if raw.get("cases_why") else None)
 
 

@@ -114,12 +114,14 @@ _CASE_FACTS: dict[str, Callable[[Facts], str]] = {
 NOT = "not "  # an inputs trait that must not hold: "not zero_in_target"
 
 
-def compile_tests(match: dict[str, tuple[str, ...]], path: dict[str, tuple[str, ...]],
+def compile_tests(match: dict[str, tuple[str, ...]], paths: tuple[dict[str, tuple[str, ...]], ...],
                   inputs: tuple[tuple[str, ...], ...] | None) -> tuple[tuple[Test, ...], tuple[Test, ...]]:
     """The entry's conditions as tests on facts: (those on the check's path, dtypes and version; those on its
     case, cheap ones first). Hardware is not among them: ``on_hardware`` filters the entries at load."""
     check = [_string_test(read, glob_regex(match[k])) for k, read in _CHECK_FACTS.items() if k in match]
-    check += [_path_test(axis, glob_regex(patterns)) for axis, patterns in path.items()]
+    if paths:
+        check.append(_paths_test(tuple(tuple(_path_test(axis, glob_regex(patterns)) for axis, patterns in p.items())
+                                       for p in paths)))
     case = [_string_test(read, glob_regex(match[k])) for k, read in _CASE_FACTS.items() if k in match]
     case += [_field_test(k, glob_regex(v)) for k, v in match.items()
              if k not in _CHECK_FACTS and k not in _CASE_FACTS and k != "hardware"]
@@ -158,6 +160,11 @@ def _path_test(axis: str, pattern: re.Pattern[str]) -> Test:
         value = next((v for a, v in f.path if a == axis), None)
         return value is not None and pattern.fullmatch(value) is not None
     return test
+
+
+def _paths_test(alternatives: tuple[tuple[Test, ...], ...]) -> Test:
+    """One of the alternatives (``match.path`` as a list of maps) holds in full."""
+    return lambda f: any(all(test(f) for test in tests) for tests in alternatives)
 
 
 def _field_test(name: str, pattern: re.Pattern[str]) -> Test:

@@ -213,7 +213,8 @@ def listing(entries: Mapping[str, list[Known]], backends: Iterable[str] | None =
     for name in chosen:
         for k in entries[name]:
             conditions = [f"{key}={'|'.join(v)}" for key, v in k.match]
-            conditions += [f"path.{axis}={'|'.join(v)}" for axis, v in k.path]
+            if k.paths:  # alternatives: one holds in full
+                conditions.append(" or ".join(",".join(f"path.{axis}={'|'.join(v)}" for axis, v in p) for p in k.paths))
             if k.inputs:
                 conditions.append("inputs=" + " | ".join(",".join(g) for g in k.inputs))
             evidence = k.reproducer if k.reproducer_file is not None else (k.link or "inline reproducer")
