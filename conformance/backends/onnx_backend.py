@@ -60,9 +60,19 @@ NOT_IN_EXPAND = ("ONNX Expand's type constraint T (opsets 8 and 13, the latest) 
 SOURCE = Axis("source", ("bytes", "file"), {"file": "file"},
               "the model given to the runtime in memory (the default), or as a file path it reads itself",
               default="bytes")
+# Where the Expand stands in its model, for the backends that take it: alone; as y in Add(x, Expand(y, Shape(x)))
+# (the pattern of real models, with the shape computed; x fed zeros, -0.0 for floats, so the sum is the broadcast
+# bit for bit); between Transposes (a layout change around the node: the data fed with its axes reversed and
+# transposed back, the output transposed after it and back by the harness).
+CONTEXT = Axis("context", ("alone", "Add", "Transpose"), {"Add": "add", "Transpose": "transpose"},
+               "the Expand alone; as y in Add(x, Expand(y, Shape(x))) with x zeros; between Transposes of its data and "
+               "its output", default="alone")
+# ONNX Add's type constraint T at opsets 8 (Add-7) and 13 (Add-13; bfloat16 from it): 8- and 16-bit integers
+# came with Add-14, booleans and strings never.
+ADD_DTYPES = frozenset({"i32", "u32", "i64", "u64", "f16", "f32", "f64", "bf16"})
 # The axes that act on each Expand of a model (the others act on the whole model: checks share a model only
 # where those are the same).
-NODE_AXES = frozenset({"shape", "data"})
+NODE_AXES = frozenset({"shape", "data", "context"})
 
 
 def model_axes(path: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -78,10 +88,17 @@ def paired_paths(axes: tuple[Axis, ...], also: tuple[Mapping[str, str], ...] = (
                          tuple(tuple(sorted(values.items())) for values in also))
 
 
+def possible(path: Path) -> bool:
+    """A path that can exist at all: the Add context computes its shape, Shape(x), by its pattern."""
+    chosen = dict(path)
+    return chosen.get("context", "alone") != "Add" or chosen["shape"] == "computed"
+
+
 @cache
 def _paired_paths(axes: tuple[tuple[str, tuple[str, ...], str | None], ...],
                   also: tuple[tuple[tuple[str, str], ...], ...]) -> frozenset[Path]:
-    every = list(every_path(Axis(name, values, default=default) for name, values, default in axes))
+    every = [p for p in every_path(Axis(name, values, default=default) for name, values, default in axes)
+             if possible(p)]
     defaults = {name: default for name, _, default in axes if default is not None}
     seed = [p for p in every if any(all(dict(p)[name] == value for name, value in {**defaults, **dict(values)}.items())
                                     for values in ((), *also))]
@@ -118,7 +135,7 @@ class ExpandBackend(Backend):
                         "judged against a rule Expand does not claim"}
         if case.op == "broadcast" and case.params.axes_mapping is not None:
             return {(): "ONNX Expand has no axes_mapping input"}
-        found = super().paths_for(case)
+        found = {path: why for path, why in super().paths_for(case).items() if possible(path)}
         if not self.every_combination:
             taken = paired_paths(self.path_axes(), self.also_every)
             found = {path: why for path, why in found.items() if path in taken}
@@ -129,8 +146,10 @@ class ExpandBackend(Backend):
                     if case.dynamic else None)
         for path in found:
             chosen = dict(path)
+            transposed = ("the Transpose context reverses the data's axes, and this case's data has dimensions "
+                          "unknown until run time" if chosen.get("context") == "Transpose" and case.dynamic else None)
             found[path] = found[path] or (computed if chosen.get("shape") == "computed" else None) or \
-                (constant if chosen.get("data") == "initializer" else None)
+                (constant if chosen.get("data") == "initializer" else None) or transposed
         return found
 
     def model(self, request: Request) -> Any:
@@ -141,6 +160,9 @@ class ExpandBackend(Backend):
             return NOT_IN_EXPAND.format(dtype=dtype)
         if dtype == "bf16" and dict(path)["opset"] == "8":
             return "ONNX Expand-8's type constraint T has no bfloat16 (Expand-13 added it)"
+        if dict(path).get("context") == "Add" and dtype not in ADD_DTYPES:
+            return (f"ONNX Add (opsets 8 and 13: Add-7, Add-13) has no {dtype}: 8- and 16-bit integers came with "
+                    "Add-14, and it never takes booleans or strings")
         if case.dynamic and not case.valid and dict(path)["shape"] == "computed":
             return ("a declared-shape check of an invalid input: with the shape computed by a Shape node when the "
                     "model runs, nothing before running has to know it breaks a rule")
@@ -179,7 +201,7 @@ class ExpandBackend(Backend):
         return None
 
     def declare(self, request: Request) -> Outcome:
-        return self.declare_model(self.model(request), path=request.path)
+        return as_requested(self.declare_model(self.model(request), path=request.path), request)
 
     def run_model(self, model: Any, feeds: dict[str, np.ndarray], *, path: Mapping[str, str] | None = None) -> Outcome:
         """Run an Expand model (an onnx.ModelProto) on its inputs, by name; ``path``: the check's path."""

@@ -40,14 +40,36 @@ def data_array(request: Request) -> np.ndarray:
 
 
 def shape_source(request: Request) -> np.ndarray:
-    """What a computed shape is Shape of: zeros of the target's shape."""
-    return np.zeros(tuple(int(d) for d in np.asarray(request.target_shape).reshape(-1)), np.uint8)
+    """What a computed shape is Shape of: zeros of the target's shape; for the Add context x itself, zeros of the
+    data's type (-0.0 for floats: -0.0 + v is v bit for bit, -0.0 + -0.0 included)."""
+    shape = tuple(int(d) for d in np.asarray(request.target_shape).reshape(-1))
+    if context(request) != "Add":
+        return np.zeros(shape, np.uint8)
+    return np.full(shape, -0.0 if request.data.dtype.kind == "f" or request.data.dtype.name == "bfloat16" else 0,
+                   request.data.dtype)
 
 
-def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = False) -> Any:
-    """One model holding an independent Expand per request, in order: inputs ``data`` (unless an initializer),
-    ``shape`` (for shape ``input``) or ``shape_of`` (for ``computed``), output ``output``, each suffixed with the
-    request's position after the first."""
+def context(request: Request) -> str:
+    return request.path.get("context", "alone")
+
+
+def reversed_axes(array: np.ndarray) -> np.ndarray:
+    """The data as the Transpose context feeds it: its axes in reverse order (the model transposes it back)."""
+    return np.ascontiguousarray(np.transpose(array))
+
+
+def rank_of_output(request: Request) -> int:
+    """The rank of Expand's output: the longer of the data's rank and the shape's length."""
+    return max(len(request.input_shape), int(np.asarray(request.target_shape).size))
+
+
+def expand_batch_model(requests: list[Request], opset: int, with_rank: bool = False) -> Any:
+    """One model holding an independent Expand per request, in order: inputs ``data`` (unless an initializer;
+    ``data_t`` for the Transpose context), ``shape`` (for shape ``input``) or ``shape_of`` (for ``computed``; x of
+    the Add context), output ``output``, each suffixed with the request's position after the first. The context
+    (path axis ``context``): the Expand alone; Add(x, Expand(data, Shape(x))); or the data fed with its axes
+    reversed and transposed back before the Expand, the output transposed after it (``as_requested`` transposes
+    it back)."""
     from onnx import helper, numpy_helper
 
     nodes, inputs, outputs, initializers = [], [], [], []
@@ -55,17 +77,25 @@ def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = 
         suffix = str(i) if i else ""
         data, shape_name, out = f"data{suffix}", f"shape{suffix}", f"output{suffix}"
         elem = tensor_type(request.data.dtype)
+        around = context(request)
+        stored = f"{data}_t" if around == "Transpose" else data  # the data as the graph holds it
         if request.path.get("data", "input") == "initializer":
-            initializers.append(initializer(data_array(request), data))
+            held = data_array(request)
+            initializers.append(initializer(reversed_axes(held) if around == "Transpose" else held, stored))
         else:
-            inputs.append(helper.make_tensor_value_info(data, elem, list(request.input_shape)))
+            held_dims = list(request.input_shape)
+            inputs.append(helper.make_tensor_value_info(stored, elem,
+                                                        held_dims[::-1] if around == "Transpose" else held_dims))
+        if around == "Transpose":  # back to the data's own layout before the Expand
+            nodes.append(transpose(stored, data, len(request.input_shape)))
         shape = np.asarray(request.target_shape)
         given = request.path["shape"]
         if given == "input":
             inputs.append(helper.make_tensor_value_info(shape_name, tensor_type(shape.dtype), list(shape.shape)))
         elif given == "computed":
             source = f"shape_of{suffix}"
-            inputs.append(helper.make_tensor_value_info(source, onnx_type("UINT8"), [int(d) for d in shape]))
+            source_type = elem if around == "Add" else onnx_type("UINT8")  # the Add context: Shape of x
+            inputs.append(helper.make_tensor_value_info(source, source_type, [int(d) for d in shape]))
             if shape.dtype == np.int64:
                 nodes.append(helper.make_node("Shape", [source], [shape_name]))
             else:  # Shape gives int64: a shape of another integer type is a Cast of it
@@ -73,12 +103,27 @@ def expand_batch_model(requests: list[Request], opset: int, output_rank: bool = 
                 nodes.append(helper.make_node("Cast", [f"{shape_name}_i64"], [shape_name], to=tensor_type(shape.dtype)))
         else:
             initializers.append(numpy_helper.from_array(shape, shape_name))
-        dims = [f"{out}_{d}" for d in range(max(len(request.input_shape), shape.size))] if output_rank else None
-        nodes.append(helper.make_node("Expand", [data, shape_name], [out]))
+        dims = [f"{out}_{d}" for d in range(max(len(request.input_shape), shape.size))] if with_rank else None
+        expanded = out if around == "alone" else f"{out}_expand"
+        nodes.append(helper.make_node("Expand", [data, shape_name], [expanded]))
+        if around == "Add":  # Add(x, Expand(data, Shape(x))), x fed zeros: the sum is the broadcast
+            nodes.append(helper.make_node("Add", [f"shape_of{suffix}", expanded], [out]))
+        elif around == "Transpose":  # the output transposed after the Expand (and back by the harness)
+            nodes.append(transpose(expanded, out, rank_of_output(request)))
         outputs.append(helper.make_tensor_value_info(out, elem, dims))
     graph = helper.make_graph(nodes, "expand", inputs, outputs, initializers)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=IR_VERSION,
                              producer_name="broadcast-conformance")
+
+
+def transpose(source: str, result: str, rank: int) -> Any:
+    """A Transpose reversing the axes, its perm given as exporters write it (none for a scalar: ONNX cannot hold an
+    empty perm, and the default reverses)."""
+    from onnx import helper
+
+    if rank == 0:
+        return helper.make_node("Transpose", [source], [result])
+    return helper.make_node("Transpose", [source], [result], perm=list(range(rank))[::-1])
 
 
 def initializer(array: np.ndarray, name: str) -> Any:
@@ -132,7 +177,11 @@ def batch_feeds(requests: list[Request]) -> dict[str, np.ndarray]:
     for i, request in enumerate(requests):
         suffix = str(i) if i else ""
         if request.path.get("data", "input") != "initializer":
-            feeds[f"data{suffix}"] = request.data.astype(object) if request.data.dtype.kind == "U" else request.data
+            data = request.data.astype(object) if request.data.dtype.kind == "U" else request.data
+            if context(request) == "Transpose":
+                feeds[f"data{suffix}_t"] = reversed_axes(data)
+            else:
+                feeds[f"data{suffix}"] = data
         if request.path["shape"] == "input":
             feeds[f"shape{suffix}"] = np.asarray(request.target_shape)
         elif request.path["shape"] == "computed":
@@ -162,8 +211,13 @@ def inferred_shape(model: Any) -> tuple[int | None, ...] | None:
 
 
 def as_requested(outcome: Outcome, request: Request) -> Outcome:
-    """Strings come back as object arrays: as the fixed-width strings they went in as (a non-string output is
-    left alone, for the judge to see)."""
+    """The outcome as the request asked for it: the Transpose context's output (and declared shape) transposed
+    back; strings, which come back as object arrays, as the fixed-width strings they went in as (a non-string
+    output is left alone, for the judge to see)."""
+    if context(request) == "Transpose":
+        declared = outcome.declared_shape
+        outcome = replace(outcome, output=None if outcome.output is None else np.transpose(outcome.output),
+                          declared_shape=None if declared is None else tuple(declared)[::-1])
     out = outcome.output
     if out is None or request.data.dtype.kind != "U" or out.dtype != object:
         return outcome

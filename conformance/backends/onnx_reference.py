@@ -19,14 +19,14 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import EXPAND_DTYPES, SOURCE, ExpandBackend
+from conformance.backends.onnx_backend import CONTEXT, EXPAND_DTYPES, SOURCE, ExpandBackend
 from conformance.backends.onnx_model import inferred_shape, inferred_shapes, saved
 
 
 class OnnxReferenceBackend(ExpandBackend):
     name = "onnx-reference"
     package = "onnx"
-    axes = (*ExpandBackend.axes, SOURCE)
+    axes = (*ExpandBackend.axes, CONTEXT, SOURCE)
     # Every combination agreed with the spec when this was written (the whole product: 24 paths, 12,547 checks
     # passed); the default run takes today's paths and every pair of values (onnx_backend.paired_paths)
     every_combination = False

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import EXPAND_DTYPES, SOURCE, ExpandBackend
+from conformance.backends.onnx_backend import CONTEXT, EXPAND_DTYPES, SOURCE, ExpandBackend
 from conformance.backends.onnx_model import inferred_shape, inferred_shapes, saved
 from conformance.run.paths import Axis
 
@@ -27,7 +27,7 @@ from conformance.run.paths import Axis
 class OnnxRuntimeBackend(ExpandBackend):
     name = "onnxruntime"
     package = "onnxruntime"
-    axes = (*ExpandBackend.axes, SOURCE,
+    axes = (*ExpandBackend.axes, CONTEXT, SOURCE,
             Axis("optimization", ("all", "disabled"), {"disabled": "noopt"},
                  "the session's graph optimization level: ORT_ENABLE_ALL (constant folding and every graph "
                  "transformer) or ORT_DISABLE_ALL (the graph as written)", default="all"))
