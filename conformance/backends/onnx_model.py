@@ -55,7 +55,7 @@ def context(request: Request) -> str:
 
 def reversed_axes(array: np.ndarray) -> np.ndarray:
     """The data as the Transpose context feeds it: its axes in reverse order (the model transposes it back)."""
-    return np.ascontiguousarray(np.transpose(array))
+    return np.array(np.transpose(array), order="C")  # (np.ascontiguousarray would make a scalar 1-D)
 
 
 def rank_of_output(request: Request) -> int:

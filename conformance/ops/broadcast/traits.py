@@ -238,6 +238,11 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                        "bidirectional: a data dimension 0 faces a target_shape value 1"),
     "one_meets_zero": (lambda c: c.mode == "bidirectional" and (1, 0) in _facing(c),
                        "bidirectional: a data dimension 1 faces a target_shape value 0"),
+    "no_target_value_above_1_unequal": (
+        lambda c: _is_1d(c.target_shape) and len(_target(c)) <= len(c.data_shape)
+        and all(d is not None and (t == d or t <= 1) for d, t in _facing(c)),
+        "target_shape is no longer than the data, and each of its values equals the data dimension it faces or is "
+        "at most 1 (0, 1 or negative): were 0 and negatives read as 1, it would change nothing"),
     "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
     "merged_rank_over_6": (lambda c: _merged_rank(c) > 6,
                            "numpy or explicit: more than 6 dimensions once adjacent axes alike are merged"),
@@ -290,6 +295,12 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "scalar_mapped_to_a_one": (lambda c: c.mode == "explicit" and not c.data_shape and len(_axes(c)) == 1
                                and 0 <= _axes(c)[0] < len(_target(c)) and _target(c)[_axes(c)[0]] == 1,
                                "explicit: scalar data with axes_mapping of one axis whose target_shape value is 1"),
+    "data_is_empty_vector": (lambda c: tuple(c.data_shape) == (0,),
+                             "the data's shape is (0,): one dimension, 0 (a graph input declared [0])"),
+    "target_is_zero_vector": (lambda c: _is_1d(c.target_shape) and _target(c) == [0],
+                              "target_shape is [0]: one value, 0"),
+    "int64_max_in_target": (lambda c: 2**63 - 1 in _target(c),
+                            "a target_shape value is 2**63 - 1 (int64 max)"),
 }
 
 
