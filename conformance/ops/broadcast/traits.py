@@ -18,7 +18,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from conformance.data import DTYPES, special_values
+from conformance.data import DTYPES, make_data, special_values
 from conformance.ops.broadcast.params import BroadcastParams as Case
 from conformance.ops.broadcast.params import outcome
 
@@ -87,6 +87,17 @@ def _shows(case: Case, first: int) -> bool:
         return False
     data = _static_shape(case)
     return data is not None and math.prod(data) > first
+
+
+def _payload_nan_in_tail(case: Case, block: int = 8) -> bool:
+    """The float16 output (the case's f16 data broadcast to the spec's shape) holds a NaN with a payload among its
+    last n mod ``block`` elements in flat order (n: its element count)."""
+    out, data = _output(case), _static_shape(case)
+    if out is None or data is None or not 0 < math.prod(out) <= 2**20:
+        return False
+    values = np.broadcast_to(make_data(data, "f16"), out).reshape(-1).view(np.uint16)
+    tail = values[len(values) - len(values) % block:]
+    return bool(np.any(((tail & 0x7C00) == 0x7C00) & ((tail & 0x3FF) != 0) & ((tail & 0x3FF) != 0x200)))
 
 
 def _facing(case: Case) -> list[tuple[int | None, int]]:
@@ -243,6 +254,8 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
         and all(d is not None and (t == d or t <= 1) for d, t in _facing(c)),
         "target_shape is no longer than the data, and each of its values equals the data dimension it faces or is "
         "at most 1 (0, 1 or negative): were 0 and negatives read as 1, it would change nothing"),
+    "f16_nan_payload_in_last_partial_8": (_payload_nan_in_tail, "the output (of f16 data) holds a NaN with a payload "
+                                          "among its last n mod 8 elements (n: its element count), in flat order"),
     "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
     "merged_rank_over_6": (lambda c: _merged_rank(c) > 6,
                            "numpy or explicit: more than 6 dimensions once adjacent axes alike are merged"),
