@@ -50,7 +50,7 @@ AXES = {"onnxruntime": (SHAPES, {"data": ("input", "initializer"), "context": CO
         "openvino-onnx": (SHAPES, {"data": ("input", "initializer"),
                                    "source": ("bytes", "file", "convert_model")}, 13),  # of 36: paired_paths
         "onnx-reference": (SHAPES, {"data": ("input", "initializer"), "context": CONTEXTS,
-                                    "source": ("bytes", "file")}, 13),  # of 72 (36 possible): paired_paths
+                                    "source": ("bytes", "file")}, 18),  # of 72 (36 possible): paired_paths
         "onnx-backend:onnxruntime.backend": (SHAPES, {"data": ("input", "initializer")}, 12)}
 
 

@@ -114,7 +114,9 @@ class ExpandBackend(Backend):
              "Expand's shape input as an initializer (known when the model is loaded), a graph input (fed at run "
              "time), or computed: Shape of a graph input whose shape is the target", swept=("initializer", "input")),
         Axis("data", ("input", "initializer"), {"initializer": "datainit"},
-             "the data as a graph input, or as an initializer (a constant the runtime may fold)", default="input"))
+             "the data as a graph input, or as an initializer (a constant the runtime may fold)", default="input",
+             # both swept in full: how a constant is stored and loaded is per element type (bf16's stand-in type)
+             swept=("input", "initializer")))
     dtypes = EXPAND_DTYPES
     output_rank: ClassVar[bool] = False  # see expand_model
     # False: of the product of the axes' values, the backend takes the paths of ``paired_paths`` only (today's, each
