@@ -224,7 +224,7 @@ def test_the_known_file_matches_the_new_axes():
     entries = known.load()["openvino"]
     axes = {a.name: set(a.values) for a in load("openvino").path_axes()}
     for entry in entries:  # every axis an entry names exists, and each of its values is one of the axis's
-        for axis, globs in entry.path:
+        for axis, globs in (pair for alternative in entry.paths for pair in alternative):
             assert axis in axes, (entry.id, axis)
             assert set(globs) <= axes[axis], (entry.id, axis, globs)
     assert load("openvino").path_axes() == ovp.AXES
