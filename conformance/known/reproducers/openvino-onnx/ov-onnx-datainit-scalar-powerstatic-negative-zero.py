@@ -21,7 +21,8 @@ except ImportError as e:
     print(f"cannot run: {e}")
     sys.exit(2)
 
-EXAMPLES = [([], [2], 'initializer', 'input', 'bytes', 'bits', {'bits': ['0x80000000', '0x80000000'], 'values': [-0.0]}),
+EXAMPLES = [([], [2], 'initializer', 'input', 'bytes', 'bits',
+  {'bits': ['0x80000000', '0x80000000'], 'values': [-0.0]}),
  ([1],
   [2],
   'initializer',

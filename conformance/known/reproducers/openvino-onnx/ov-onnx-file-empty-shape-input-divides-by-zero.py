@@ -21,7 +21,8 @@ except ImportError as e:
     print(f"cannot run: {e}")
     sys.exit(2)
 
-EXAMPLES = [([0, 1], [], 'input', 'input', 'file', 'crash'), ([0, 2, 1], [], 'input', 'input', 'convert_model', 'crash')]
+EXAMPLES = [([0, 1], [], 'input', 'input', 'file', 'crash'),
+            ([0, 2, 1], [], 'input', 'input', 'convert_model', 'crash')]
 
 # Each model runs in a child process (a crash is shown, not suffered): an ONNX Expand whose data and shape are a
 # graph input or an initializer (or the shape is Shape of a graph input of that shape: "computed"), read by

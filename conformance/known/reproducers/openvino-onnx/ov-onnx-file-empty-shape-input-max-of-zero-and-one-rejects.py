@@ -131,5 +131,6 @@ for example in EXAMPLES:
     bug &= seen
     print(f"Expand, data {tuple(data_shape)} ({data_where}), shape {target} ({shape_where}), read from "
           f"{source}: {got}; spec: {want}{'  <- the bug' if seen else ''}")
-print("the bug shows: an empty shape read from a file is rejected with a last data dimension 0" if bug else "the bug does not show")
+print("the bug shows: an empty shape read from a file is rejected with a last data dimension 0" if bug
+      else "the bug does not show")
 sys.exit(0 if bug else 1)
