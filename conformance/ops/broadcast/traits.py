@@ -259,6 +259,8 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
         "at most 1 (0, 1 or negative): were 0 and negatives read as 1, it would change nothing"),
     "f16_nan_payload_in_last_partial_8": (_payload_nan_in_tail, "the output (of f16 data) holds a NaN with a payload "
                                           "among its last n mod 8 elements (n: its element count), in flat order"),
+    "target_of_one_value": (lambda c: _is_1d(c.target_shape) and len(_target(c)) == 1,
+                            "target_shape is 1-D with one value"),
     "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
     "merged_rank_over_6": (lambda c: _merged_rank(c) > 6,
                            "numpy or explicit: more than 6 dimensions once adjacent axes alike are merged"),
