@@ -238,15 +238,20 @@ class WorkerPool:
                     raise
         raise AssertionError("unreachable")
 
+    def _failed(self, error: Exception) -> Outcome:
+        """The outcome of a check whose worker call failed: its worker died, it timed out, or the call itself
+        failed (e.g. the request could not be pickled)."""
+        if isinstance(error, _Died):
+            return Outcome(crash=str(error), stage="worker")
+        if isinstance(error, _TimedOut):
+            return Outcome(timeout=self.timeout, stage="worker")
+        return Outcome(adapter_error=f"{type(error).__name__}: {error}")
+
     def run(self, backend_ref: str, request: Request) -> Outcome:
         try:
             return self._call(False, backend_ref, request)
-        except _Died as died:
-            return Outcome(crash=str(died), stage="worker")
-        except _TimedOut:
-            return Outcome(timeout=self.timeout, stage="worker")
-        except Exception as e:  # e.g. the request could not be pickled
-            return Outcome(adapter_error=f"{type(e).__name__}: {e}")
+        except Exception as e:
+            return self._failed(e)
 
     def run_fresh(self, backend_ref: str, request: Request) -> Outcome:
         """The check in a worker that has run nothing before it: what an earlier check did to a process cannot
@@ -257,12 +262,10 @@ class WorkerPool:
             return worker.call(False, backend_ref, request, self.timeout)
         except _Died as died:
             if died.acknowledged:
-                return Outcome(crash=str(died), stage="worker")
+                return self._failed(died)
             return self.run_alone(backend_ref, request)  # the spare died before it took the task: not its doing
-        except _TimedOut:
-            return Outcome(timeout=self.timeout, stage="worker")
-        except Exception as e:  # e.g. the request could not be pickled
-            return Outcome(adapter_error=f"{type(e).__name__}: {e}")
+        except Exception as e:
+            return self._failed(e)
         finally:
             worker.retire()
             self._retired = [w for w in self._retired if not w.reaped()] + [worker]
@@ -281,10 +284,8 @@ class WorkerPool:
         worker = self._start()
         try:
             return worker.call(False, backend_ref, request, self.timeout)
-        except _Died as died:
-            return Outcome(crash=str(died), stage="worker")
-        except _TimedOut:
-            return Outcome(timeout=self.timeout, stage="worker")
+        except (_Died, _TimedOut) as e:
+            return self._failed(e)
         finally:
             worker.stop()
 
