@@ -164,6 +164,45 @@ def test_column_and_path_filters(tab, report_file):
     tab.assert_clean()
 
 
+def test_a_path_axis_filter_keeps_the_checks_of_its_value_and_is_kept_in_the_url(tab, report_file, tmp_path):
+    tab.open(report_file)
+    page = tab.page
+    page.select_option("#filters select[name=target_shape]", "Parameter")
+    # Every sample case has openvino checks on a Parameter target; the hostile case's one check is on a Constant.
+    assert sorted(tab.visible_rows()) == sorted(sample.CASES)
+    assert tab.cell("numpy_zero_dim", "openvino@2025.0.0").inner_text() == "T 1/2"  # the timeout is on Constant
+    assert tab.cell("numpy_zero_dim", "openvino@2024.6.0").inner_text() == "S 1/2"
+    # A check without the axis (another backend's) does not match it.
+    for col in ("onnxruntime@1.18.1", "local"):
+        expect(tab.cell("numpy_zero_dim", col)).to_have_class("cell none")
+    sections = page.locator('#details details[id="d~numpy_zero_dim"] details.cell-details:visible')
+    assert [s.get_attribute("data-col") for s in sections.all()] == ["openvino@2024.6.0", "openvino@2025.0.0"]
+    expect(sections.last.locator("summary .counts")).to_have_text("1/2 pass · wrong_dtype 1")
+    assert parse_qs(urlsplit(page.url).fragment) == {"target_shape": ["Parameter"]}
+
+    page.select_option("#filters select[name=v]", "failing")
+    failing = {"numpy_zero_dim", "explicit_spec_example", "bidirectional_zero_vs_one", "bidirectional_found_i64"}
+    assert set(tab.visible_rows()) == failing  # not numpy_rank_too_small: its failure is local's, of no target_shape
+    page.screenshot(path=str(tmp_path / "axis.png"), full_page=True)
+    page.reload()
+    expect(page.locator("#filters select[name=target_shape]")).to_have_value("Parameter")
+    assert set(tab.visible_rows()) == failing
+
+    # A value in the overview by path axis filters by it alone.
+    page.locator('#overview-axes [id="axes~onnxruntime"] a[href="#shape=input"]').click()
+    expect(page.locator("#filters select[name=shape]")).to_have_value("input")
+    expect(page.locator("#filters select[name=target_shape]")).to_have_value("")
+    assert parse_qs(urlsplit(page.url).fragment) == {"shape": ["input"]}
+    assert tab.cell("numpy_zero_dim", "onnxruntime@1.18.1").inner_text() == "C 0/2"
+    expect(tab.cell("numpy_zero_dim", "openvino@2025.0.0")).to_have_class("cell none")
+    # With a column chosen, the overview by path axis shows that column's backend alone.
+    page.select_option("#filters select[name=col]", "openvino@2025.0.0")
+    tables = page.locator("#overview-axes table:visible")
+    assert [t.get_attribute("data-backend") for t in tables.all()] == ["openvino"]
+    expect(tables.locator("th[data-col]:visible")).to_have_text(["openvino@2025.0.0"])
+    tab.assert_clean()
+
+
 def test_a_failing_cell_opens_its_details_and_a_check_can_be_linked(tab, report_file, tmp_path):
     tab.open(report_file)
     page = tab.page

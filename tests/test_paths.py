@@ -120,3 +120,41 @@ def test_a_default_run_samples_the_element_types_of_a_new_path_and_all_paths_swe
     assert types(cases[0])["view"] == types(cases[0])["view"]  # the same every time
     listed = builders.case("numpy", (3,), (2, 3), dtypes=("u8", "f32", "i64", "f16", "bool"))
     assert types(listed)["view"] == 2 * ["u8", "f32", "i64", "f16", "bool"]  # a case's own list: all of them
+
+
+def test_the_cases_of_a_group_take_every_type_on_every_path_value_between_them():
+    """The sampled types leave gaps in small groups (one case, three types); type_coverage gives each (group, axis
+    value, type) that a case of the group can take on a default path to the first case and path that can, so that
+    a group's checks take every such pair. Checked on the suite's own cases, for every built-in backend."""
+    from conformance.cases import load_all
+    from conformance.run.plan import type_coverage
+
+    loaded, errors = load_all(ROOT / "cases", ROOT)
+    assert not errors
+    cases = [case for file_cases in loaded.values() for case in file_cases]
+    for name in ("openvino", "openvino-onnx", "onnxruntime", "onnx-reference"):
+        backend = load(name)
+        extras = type_coverage(cases, backend)
+        possible, taken, taken_without = set(), set(), set()
+        for case in cases:
+            for check in plan(case, backend, name, None, extras=extras):
+                if check.path and check.not_applicable is None:
+                    taken |= {(case.group, axis, value, check.dtype) for axis, value in check.path}
+            for check in plan(case, backend, name, None):
+                if check.path and check.not_applicable is None:
+                    taken_without |= {(case.group, axis, value, check.dtype) for axis, value in check.path}
+            applicable = backend.paths_for(case)
+            for path in paths.covering(list(applicable), case.group, False, backend.path_axes()):
+                if () in applicable or applicable[path] is not None:
+                    continue
+                for dtype in case.dtypes or plan_dtypes(case):
+                    if backend.why_not(case, path, dtype) is None:
+                        possible |= {(case.group, axis, value, dtype) for axis, value in path}
+        assert possible - taken_without, f"{name}: the sampling alone already covers every pair (nothing to test)"
+        assert taken == possible, f"{name}: pairs no check takes: {sorted(possible - taken)[:10]}"
+
+
+def plan_dtypes(case):
+    from conformance.run.plan import dtypes_for
+
+    return dtypes_for(case, None)

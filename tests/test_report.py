@@ -132,6 +132,20 @@ def _decode(page: Node, node: Node) -> list[tuple[str, str, str]]:
     return sorted(tuple(lst[int(i)] for lst, i in zip(lists, code.split("."), strict=True)) for code in codes)
 
 
+def _decode_paths(page: Node, node: Node) -> list[tuple[str, dict[str, str], str, str]]:
+    """The (label, path, dtype, verdict) of each check a data-k attribute lists: a path code's label is in the filter
+    bar's data-variants, its axis values in data-paths ("axis.value" indexes into data-axes)."""
+    bar = page.by_id("filters")
+    labels, paths, axes, dtypes, verdicts = (json.loads(str(bar.attrs[f"data-{name}"]))
+                                             for name in ("variants", "paths", "axes", "dtypes", "verdicts"))
+    out = []
+    for code in str(node.attrs["data-k"]).split():
+        path, dtype, verdict = map(int, code.split("."))
+        pairs = [tuple(map(int, t.split("."))) for t in paths[path].split()]
+        out.append((labels[path], {axes[a][0]: axes[a][1][v] for a, v in pairs}, dtypes[dtype], verdicts[verdict]))
+    return sorted(out, key=lambda c: json.dumps(c, sort_keys=True))
+
+
 def _non_pass(checks: list[dict]) -> list[dict]:
     return [c for c in checks if c["verdict"] not in (PASS, NOT_APPLICABLE, SKIPPED)]
 
@@ -185,6 +199,61 @@ def test_overview_per_mode_and_group(page):
     assert interp.one("td", data_col="openvino@2024.6.0").words == "50.0% 2 / 0 / 2 / 0"
 
 
+def _axis_rows(page: Node, backend: str) -> list[tuple[str, str]]:
+    return [(str(tr.attrs["data-axis"]), str(tr.attrs["data-value"]))
+            for tr in page.by_id(f"axes~{backend}").find_all("tr", data_axis=True)]
+
+
+def test_overview_by_path_axis_has_a_table_per_backend_with_its_axes_and_versions(page):
+    tables = page.by_id("overview-axes").find_all("table")
+    assert {t.attrs["data-backend"]: [th.attrs["data-col"] for th in t.find_all("th", data_col=True)]
+            for t in tables} == {"local": ["local"], "onnxruntime": ["onnxruntime", "onnxruntime@1.18.1"],
+                                 "openvino": ["openvino@2024.6.0", "openvino@2025.0.0"]}
+    # A row per value of each axis the backend's checks name, axis by axis, in order of first appearance (a results
+    # file does not record the order a backend declares them in).
+    assert _axis_rows(page, "openvino") == [("opset", "3"), ("target_shape", "Constant"), ("target_shape", "Parameter")]
+    assert _axis_rows(page, "onnxruntime") == [("opset", "13"), ("shape", "initializer"), ("shape", "input")]
+    assert _axis_rows(page, "local") == [("op", "v3"), ("op", "expand")]
+    # The axis is named once, over its values' rows; each value links to the matrix filtered by it.
+    shape = page.by_id("axes~onnxruntime").find_all("th", **{"class": "axis"})
+    assert [(th.text, th.attrs["rowspan"]) for th in shape] == [("opset", "1"), ("shape", "2")]
+    row = page.by_id("axes~onnxruntime").one("tr", data_axis="shape", data_value="input")
+    assert row.one("a").attrs["href"] == "#shape=input"
+
+
+# Pass rate, then pass / known / failing / n.a., as the overview by origin counts them (sample_results.py's
+# VERDICTS_BY_CELL, path by path). openvino@2024.6.0 on target_shape Parameter (variant 1): a wrong_shape,
+# two rejected_valid and two wrong_values among 12 checks; onnxruntime@1.18.1 on shape input: 2 known, 2 not
+# applicable (explicit mode), 2 crashes and a wrong_values.
+@pytest.mark.parametrize(("backend", "axis", "value", "col", "words"), [
+    ("openvino", "opset", "3", "openvino@2024.6.0", "70.8% 17 / 0 / 7 / 0"),  # every check: the column's rate
+    ("openvino", "target_shape", "Constant", "openvino@2024.6.0", "83.3% 10 / 0 / 2 / 0"),
+    ("openvino", "target_shape", "Parameter", "openvino@2024.6.0", "58.3% 7 / 0 / 5 / 0"),
+    ("openvino", "target_shape", "Parameter", "openvino@2025.0.0", "83.3% 10 / 0 / 2 / 0"),
+    ("onnxruntime", "opset", "13", "onnxruntime@1.18.1", "60.0% 12 / 4 / 4 / 4"),
+    ("onnxruntime", "shape", "initializer", "onnxruntime@1.18.1", "70.0% 7 / 2 / 1 / 2"),
+    ("onnxruntime", "shape", "input", "onnxruntime@1.18.1", "50.0% 5 / 2 / 3 / 2"),
+    ("onnxruntime", "shape", "input", "onnxruntime", "— 0 / 0 / 0 / 12"),  # skipped: not installed
+    ("local", "op", "v3", "local", "91.7% 11 / 0 / 1 / 0"),
+    ("local", "op", "expand", "local", "100.0% 12 / 0 / 0 / 0"),
+])
+def test_overview_per_path_axis_value(page, backend, axis, value, col, words):
+    row = page.by_id(f"axes~{backend}").one("tr", data_axis=axis, data_value=value)
+    assert row.one("td", data_col=col).words == words
+
+
+def test_a_check_of_no_path_counts_under_no_axis(merged):
+    data = copy.deepcopy(merged)
+    data["checks"].append(sample.check("explicit_spec_example", "onnxruntime", "1.18.1", "", "f32", NOT_APPLICABLE,
+                                       message="ONNX Expand has no explicit mode (axes_mapping)"))
+    page = parse(report.render(data))
+    assert page.by_id("overview-columns").one("tr", data_column="onnxruntime@1.18.1").one(
+        "td", data_total=True).text.strip() == "25"
+    assert _axis_rows(page, "onnxruntime") == [("opset", "13"), ("shape", "initializer"), ("shape", "input")]
+    opset = page.by_id("axes~onnxruntime").one("tr", data_axis="opset", data_value="13")
+    assert opset.one("td", data_col="onnxruntime@1.18.1").words == "60.0% 12 / 4 / 4 / 4"
+
+
 def test_matrix_cell_shows_worst_letter_and_counts(page):
     # numpy_zero_dim on openvino 2025: a timeout (O) outranks a wrong dtype (T).
     cell = _cell(page, "numpy_zero_dim", "openvino@2025.0.0")
@@ -202,6 +271,49 @@ def test_matrix_cell_lists_its_checks_for_the_filters(page, merged):
         assert _decode(page, cell) == want
 
 
+def test_matrix_cell_codes_name_each_checks_path_axis_by_axis(page, merged):
+    for col in ("openvino@2024.6.0", "onnxruntime@1.18.1", "local"):
+        cell = _cell(page, "numpy_zero_dim", col)
+        want = sorted(((c["variant"], c["path"], c["dtype"], c["verdict"]) for c in merged["checks"]
+                       if c["case"] == "numpy_zero_dim" and results.column(c) == col),
+                      key=lambda c: json.dumps(c, sort_keys=True))
+        assert _decode_paths(page, cell) == want
+
+
+def test_one_label_naming_other_axes_on_another_backend_has_a_code_of_its_own():
+    # opset13-init is a path of onnxruntime and of onnx-reference, which has a context axis: the axis filters must
+    # tell the two apart, though the path filter chooses both by their label.
+    data = sample.main_run()
+    data["backends"]["onnx-reference"] = {"version": "1.17.0", "available": True}
+    other = {"opset": "13", "shape": "initializer", "context": "alone"}
+    data["checks"] += [sample.check("numpy_spec_example", "onnx-reference", "1.17.0", "opset13-init", d, path=other)
+                       for d in sample.DTYPES]
+    page = parse(report.render(data))
+    assert {(label, json.dumps(path, sort_keys=True)) for label, path, *_ in
+            _decode_paths(page, _cell(page, "numpy_spec_example", "onnx-reference@1.17.0"))} == \
+        {("opset13-init", json.dumps(other, sort_keys=True))}
+    assert all("context" not in path
+               for _, path, *_ in _decode_paths(page, _cell(page, "numpy_spec_example", "onnxruntime@1.18.1")))
+    variants = json.loads(str(page.by_id("filters").attrs["data-variants"]))
+    assert variants.count("opset13-init") == 2
+    assert _axis_rows(page, "onnx-reference") == [("opset", "13"), ("shape", "initializer"), ("context", "alone")]
+
+
+def test_an_axis_named_like_a_filter_is_kept_under_its_own_key():
+    data = sample.main_run()
+    for c in data["checks"]:
+        if c["backend"] == "local":
+            c["path"] = {**c["path"], "mode": "fast"}
+    page = parse(report.render(data))
+    bar = page.by_id("filters")
+    axes = {s.attrs["name"]: s.attrs["data-axis"] for s in bar.find_all("select", data_axis=True)}
+    assert axes["path.mode"] == str([a for a, _ in json.loads(str(bar.attrs["data-axes"]))].index("mode"))
+    assert [o.attrs["value"] for o in bar.one("select", name="mode").find_all("option")][1:] == \
+        ["numpy", "explicit", "bidirectional"]  # the case filter stays what it was
+    row = page.by_id("axes~local").one("tr", data_axis="mode", data_value="fast")
+    assert row.one("a").attrs["href"] == "#path.mode=fast"
+
+
 def test_filter_choices(page):
     bar = page.by_id("filters")
     options = {s.attrs["name"]: [o.attrs["value"] for o in s.find_all("option")] for s in bar.find_all("select")}
@@ -216,6 +328,11 @@ def test_filter_choices(page):
                                    ("opset3-param", "opset 3, target_shape Parameter")]}
     assert options["col"] == ["", *COLUMNS]
     assert {"failing", "nonpass", "crash", "known_difference"} <= set(options["v"])
+    # A select per path axis, offering every value any check has, in order of first appearance.
+    axes = {s.attrs["name"]: [o.attrs["value"] for o in s.find_all("option")]
+            for s in bar.find_all("select", data_axis=True)}
+    assert axes == {"opset": ["", "3", "13"], "target_shape": ["", "Constant", "Parameter"],
+                    "shape": ["", "initializer", "input"], "op": ["", "v3", "expand"]}
 
 
 def test_every_non_pass_check_has_details_reachable_from_its_cell(page, merged):

@@ -120,14 +120,23 @@ class Backend:
         variant = dict(path).get("variant")
         return self.variants.get(variant) if variant is not None else None
 
-    def paths_for(self, case: Case) -> dict[Path, str | None]:
+    def paths_for(self, case: Case, every: bool = False) -> dict[Path, str | None]:
         """Each path that applies to the case, with None or the reason it is not applicable. ``{(): reason}``:
-        the backend cannot express the case at all (one not-applicable check); empty: nothing to say."""
+        the backend cannot express the case at all (one not-applicable check); empty: nothing to say. A backend
+        that leaves out some of its paths to keep a default run short (a coverage policy of its own) takes every
+        path that can exist when ``every`` is set (``--paths all``)."""
         if case.op not in self.ops:
             return {(): f"{self.name} does not run op {case.op}"}
         versions = get_op(case.op).versions(case.params)
-        return {path: None for path in every_path(self.path_axes())
+        return {path: None for path in self._every_path()
                 if not versions or self.op_version(path, case.op) in versions}
+
+    def _every_path(self) -> tuple[Path, ...]:
+        """The product of the axes' values, made once per backend object."""
+        made = self.__dict__.get("_paths")
+        if made is None:
+            made = self.__dict__["_paths"] = tuple(every_path(self.path_axes()))
+        return made
 
     def fed_at_run_time(self, path: Path) -> bool:
         """The path feeds the shape inputs at run time, not when the model is built."""

@@ -131,14 +131,14 @@ class ExpandBackend(Backend):
     def fed_at_run_time(self, path: Path) -> bool:
         return dict(path)["shape"] == "input"
 
-    def paths_for(self, case: Case) -> dict[Path, str | None]:
+    def paths_for(self, case: Case, every: bool = False) -> dict[Path, str | None]:
         if case.op == "broadcast" and case.params.mode != "bidirectional":
             return {(): f"ONNX Expand has the bidirectional rule only; a {case.params.mode}-mode case would be "
                         "judged against a rule Expand does not claim"}
         if case.op == "broadcast" and case.params.axes_mapping is not None:
             return {(): "ONNX Expand has no axes_mapping input"}
         found = {path: why for path, why in super().paths_for(case).items() if possible(path)}
-        if not self.every_combination:
+        if not self.every_combination and not every:
             taken = paired_paths(self.path_axes(), self.also_every)
             found = {path: why for path, why in found.items() if path in taken}
         if case.op != "broadcast":

@@ -29,7 +29,7 @@ from conformance.backends.base import Backend, Outcome, Request
 from conformance.backends.openvino_graph import Graph, build, declared, model_of, run_compiled
 from conformance.cases import Case
 from conformance.data import DTYPES
-from conformance.run.paths import Path, every_path
+from conformance.run.paths import Path
 
 __all__ = ["STRING_UNSUPPORTED", "OpenVINOBackend", "compile_and_infer_many", "cpu_capabilities", "declared",
            "element_type", "from_tensor", "infer", "to_tensor"]
@@ -140,7 +140,7 @@ class OpenVINOBackend(Backend):
     def op_version(self, path: Path, op: str = "broadcast") -> int | None:
         return int(dict(path)["opset"])
 
-    def paths_for(self, case: Case) -> dict[Path, str | None]:
+    def paths_for(self, case: Case, every: bool = False) -> dict[Path, str | None]:
         found = super().paths_for(case)
         if () in found:
             return found
@@ -148,10 +148,8 @@ class OpenVINOBackend(Backend):
 
         sweep = tuple(dtypes_for(case, None))
         chosen: dict[Path, str | None] = {}
-        for path in every_path(self.path_axes()):
-            if path not in found:
-                continue
-            applies, why = paths_mod.applicable(case, path, sweep)
+        for path in found:  # in the axes' order
+            applies, why = paths_mod.applicable(case, path, sweep, every)
             if applies:
                 chosen[path] = why
         return chosen

@@ -213,18 +213,21 @@ def context_reason(context: str, dtype: str) -> str | None:
     return CONTEXT_REASONS[context]
 
 
-def applicable(case: Any, path: Path, sweep: tuple[str, ...]) -> tuple[bool, str | None]:
+def applicable(case: Any, path: Path, sweep: tuple[str, ...], every: bool = False) -> tuple[bool, str | None]:
     """Whether a path is one of the case's (else it is left out), and if so why it is not applicable (or None).
-    ``sweep``: the element types the case is run on."""
+    ``sweep``: the element types the case is run on. ``every`` (``--paths all``): every path that can exist, without
+    the default run's policy (secondary axes one at a time, on the target kinds of VALID_TARGETS, opset 3 only, the
+    Transpose context without empty tensors)."""
     p = dict(path)
     params = case.params
     data, target, context = p["data"], p["target_shape"], p["context"]
     changed = [axis for axis in SECONDARY if p[axis] != DEFAULTS[axis]]
-    if case.valid and not valid_path(case, p, changed):
+    if not every and case.valid and not valid_path(case, p, changed):
         return False, None
-    if not case.valid and len(changed) > 1 and (set(changed) != {"data", "context"} or data == "Folded"):
+    if not every and not case.valid and len(changed) > 1 and (set(changed) != {"data", "context"} or
+                                                             data == "Folded"):
         return False, None
-    if p["opset"] != "3" and 3 in params.versions and (changed or target == "ShapeOf"):
+    if not every and p["opset"] != "3" and 3 in params.versions and (changed or target == "ShapeOf"):
         return False, None  # opset 3 only, unless the case does not run Broadcast-3
     if data == "Dynamic" and (len(params.data_shape) == 0 or case.dynamic):
         return False, None  # a scalar has no dimension to make dynamic; a "?" case already has
@@ -246,7 +249,7 @@ def applicable(case: Any, path: Path, sweep: tuple[str, ...]) -> tuple[bool, str
         if (context == "Add") != (target == "ShapeOf") or context == "Add" and params.mode != "numpy":
             return False, None  # the pattern: a numpy Broadcast to ShapeOf(x); the other contexts take the others
         if context == "Transpose" and (len(params.data_shape) < 2 and (output_rank(case) or 0) < 2 or
-                                       case.valid and empty(case)):
+                                       not every and case.valid and empty(case)):
             return False, None  # nothing to transpose (see EMPTY_TRANSPOSE)
     if p["source"] == "IR" and target != "Constant":
         return False, None  # the IR holds the target's values only when they are a Constant

@@ -72,8 +72,8 @@ class CaseFile(pytest.File):
             if state.modes and getattr(case.params, "mode", None) not in state.modes:
                 continue
             for ref, backend in state.backends.items():
-                checks = [c for c in plan(case, backend, ref, state.dtypes, state.selection, state.every_path)
-                          if state.selected(c)]
+                checks = [c for c in plan(case, backend, ref, state.dtypes, state.selection, state.every_path,
+                                          state.type_extras(ref)) if state.selected(c)]
                 if checks:
                     yield CaseItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case, backend_ref=ref,
                                                checks=checks)

@@ -15,13 +15,14 @@ import pytest
 
 from conformance import known as known_mod
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
+from conformance.cases import CaseFileError, case_files, load_file
 from conformance.plugin.options import parse_shard, shard_of
 from conformance.results.run_log import RunLog
 from conformance.run import paths
 from conformance.run.batching import Alone, Batcher
 from conformance.run.execute import Runner
 from conformance.run.isolation import WorkerPool
-from conformance.run.plan import Check
+from conformance.run.plan import Check, type_coverage
 
 if TYPE_CHECKING:
     from conformance.plugin.items import CaseItem
@@ -70,6 +71,7 @@ class State:
         option = config.getoption("cases")
         self.cases_dir = (Path(option) if option else config.rootpath / "cases").resolve()
         self.seen_cases: dict[str, Any] = {}  # case id -> the Case collected first (duplicates name both)
+        self._type_extras: dict[str, Any] = {}  # backend_ref -> plan.type_coverage over every case of the run
         self.upcoming: dict[str, list[CaseItem]] = {}  # backend_ref -> its items this process runs, in order
         self.position: dict[str, int] = {}  # item nodeid -> its place there
         self.in_xdist_worker = hasattr(config, "workerinput")
@@ -106,6 +108,23 @@ class State:
         at = self.position.get(item.nodeid, len(items))
         for following in items[at + 1: at + 1 + LOOKAHEAD]:
             yield from following.checks
+
+    def type_extras(self, ref: str) -> Any:
+        """The element types a backend's sampled paths take besides their own (conformance/run/plan.py
+        ``type_coverage``), over every case the run's case files hold in the run's modes (before sharding); a file
+        that cannot be read is left out here (its collection reports it)."""
+        if self.every_path:
+            return None
+        if ref not in self._type_extras:
+            cases = []
+            for path in case_files(self.cases_dir):
+                try:
+                    cases += load_file(path, self.config.rootpath)
+                except CaseFileError:
+                    continue
+            cases = [c for c in cases if not self.modes or getattr(c.params, "mode", None) in self.modes]
+            self._type_extras[ref] = type_coverage(cases, self.backends[ref], self.dtypes)
+        return self._type_extras[ref]
 
     def selected(self, check: Check) -> bool:
         return not self.only or any(fnmatchcase(check.part, p) for p in self.only)

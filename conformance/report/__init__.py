@@ -27,13 +27,14 @@ from conformance.report.overview import (
     MODES,
     backends_by_column,
     breakdown,
+    by_path_axis,
     columns_of,
     origins,
     tally_by_column,
 )
 from conformance.report.tally import Tally, letter
 from conformance.report.text import anchor, dtype_order
-from conformance.report.views import Codes, case_view, known_entries, run_view
+from conformance.report.views import Codes, axis_key, case_view, known_entries, run_view
 from conformance.results import files as results_file
 from conformance.results.files import as_results, write_atomic
 from conformance.results.record import Results
@@ -162,6 +163,9 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
             {"key": "dtype", "title": "By element type",
              "rows": breakdown([c for c in checks if c.dtype], lambda c: (str(c.dtype),),
                                sorted(dtypes, key=dtype_order), columns)}],
+        "by_path_axis": [{**group, "anchor": anchor("axes", group["backend"]),
+                          "axes": [(axis, axis_key(axis), rows) for axis, rows in group["axes"]]}
+                         for group in by_path_axis(checks, columns)],
         "interpretations": [row for rows in files.values() for row in rows if row["case"]["interpretation"]],
         "files": sorted(files.items()),
         "details": details,

@@ -1,5 +1,5 @@
 """The report's columns (backend@version) and the overview's tallies: per column, and broken down by mode, by
-origin (case group, and upstream suite) and by element type."""
+origin (case group, and upstream suite), by element type and, per backend, by path axis value."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from conformance.report.tally import Tally
+from conformance.report.text import path_axes, path_items
 from conformance.results.record import CheckRecord, Results
 
 MODES = ("numpy", "explicit", "bidirectional")
@@ -40,11 +41,15 @@ def tally_by_column(results: Results) -> dict[str, Tally]:
     return {col: Tally.of(by_col[col]) for col in columns_of(backends_by_column(results), results.checks)}
 
 
-def breakdown(checks: list[CheckRecord], names_of: Callable[[CheckRecord], Iterable[str]], order: Iterable[str],
+# A breakdown row's name: a mode, group, suite or element type, or a path axis and its value.
+Name = str | tuple[str, str]
+
+
+def breakdown(checks: list[CheckRecord], names_of: Callable[[CheckRecord], Iterable[Name]], order: Iterable[Name],
               columns: list[str]) -> list[dict[str, Any]]:
     """Tallies per (name, column), a check counting under each of names_of(check); rows in `order` first, then
     any other name."""
-    verdicts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    verdicts: dict[Name, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for c in checks:
         for name in names_of(c):
             verdicts[name][c.column].append(c.verdict)
@@ -61,3 +66,22 @@ def origins(checks: list[CheckRecord], cases: dict[str, dict[str, Any]], columns
                        columns)
     return [{**row, "suites": [{**s, "repo": s["name"].split(" ", 1)[0], "path": s["name"].partition(" ")[2]}
                                for s in suites] if row["name"] == "upstream" else []} for row in groups]
+
+
+def by_path_axis(checks: list[CheckRecord], columns: list[str]) -> list[dict[str, Any]]:
+    """Per backend, tallies per path axis value and column of that backend: a row per (axis, value) its checks
+    name, grouped by axis, axes and values in order of first appearance. A check counts under each axis of its
+    path; a check of no path (not applicable before any path was chosen) under none."""
+    by_backend: dict[str, list[CheckRecord]] = defaultdict(list)
+    for c in checks:
+        by_backend[c.backend].append(c)
+    backend_of = {c.column: c.backend for c in checks}
+    out = []
+    for backend in dict.fromkeys(backend_of[col] for col in columns if col in backend_of):
+        cols = [col for col in columns if backend_of.get(col) == backend]
+        axes = path_axes(dict.fromkeys(map(path_items, by_backend[backend])))
+        rows = breakdown(by_backend[backend], path_items, [(a, v) for a, values in axes.items() for v in values], cols)
+        if rows:
+            out.append({"backend": backend, "columns": cols,
+                        "axes": [(axis, [r for r in rows if r["name"][0] == axis]) for axis in axes]})
+    return out

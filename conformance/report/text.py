@@ -1,5 +1,5 @@
 """How the report writes values as text: element ids, shapes, outcomes, durations, a check's path; and the order
-of element types. Shared by every report module; it imports none of them.
+of element types and of path axes. Shared by every report module; it imports none of them.
 
 Everything given here comes from a results file and is untrusted: these functions return plain text (escaped
 by the templates), and only an http(s) link ever becomes an href.
@@ -63,13 +63,27 @@ def dtype_order(name: str) -> tuple[int, int, str]:
     return (1 if m[1] in "iu" else 2, int(m[2]), name) if m else (3, 0, name)
 
 
+def path_items(check: CheckRecord) -> tuple[tuple[str, str], ...]:
+    """A check's path as (axis, value) pairs, in the order its record lists them; () for a check of no path (one
+    not applicable before any path was chosen, or a /1 label this suite cannot read)."""
+    path = check.path
+    return tuple((str(a), str(v)) for a, v in path.items()) if isinstance(path, Mapping) else ()
+
+
 def path_text(check: CheckRecord) -> str:
     """A check's path for people, axis by axis ("opset 3, target_shape Parameter"); its label where a file names
     no axes (a /1 label this suite cannot read), and "" for a check of no path."""
-    path = check.path
-    if isinstance(path, Mapping) and path:
-        return ", ".join(f"{name} {value}" for name, value in path.items())
-    return str(check.variant or "")
+    return ", ".join(f"{name} {value}" for name, value in path_items(check)) or str(check.variant or "")
+
+
+def path_axes(paths: Iterable[tuple[tuple[str, str], ...]]) -> dict[str, list[str]]:
+    """The axes some paths (as path_items gives them) name, each with its values, in order of first appearance: a
+    results file does not record the order a backend declares its axes in, but its paths list them in that order."""
+    seen: dict[str, dict[str, None]] = {}
+    for path in paths:
+        for axis, value in path:
+            seen.setdefault(axis, {})[value] = None
+    return {axis: list(values) for axis, values in seen.items()}
 
 
 def paths_and_dtypes(checks: Iterable[CheckRecord]) -> list[tuple[list[str], list[str]]]:

@@ -18,7 +18,7 @@ from typing import Any
 from conformance import ops
 from conformance.known.entries import KNOWN_DIR, REPRODUCERS_DIR, is_reproducer_path
 from conformance.report.tally import letter, rank
-from conformance.report.text import anchor, dtype_order, duration, outcome, path_text, web_link
+from conformance.report.text import anchor, dtype_order, duration, outcome, path_axes, path_items, path_text, web_link
 from conformance.results.record import CaseRecord, CheckRecord, RunInfo
 from conformance.verdicts import VERDICTS
 
@@ -86,33 +86,56 @@ def case_view(case_id: str, record: CaseRecord | None) -> dict[str, Any]:
     return view
 
 
+# The URL keys of the filter bar's own fields (FIELDS in templates/_filters.js.j2) and of a linked check: a path
+# axis of one of these names is kept in the URL as "path.<axis>" instead.
+FILTER_KEYS = frozenset({"col", "mode", "group", "suite", "variant", "dtype", "v", "q", "check"})
+
+
+def axis_key(axis: str) -> str:
+    """The name of a path axis's filter, in the filter bar and the URL: the axis's own name where it is free."""
+    return f"path.{axis}" if axis in FILTER_KEYS or axis.startswith("path.") else axis
+
+
 class Codes:
-    """Short codes for the check-level filters: each check of a cell is 'variant.dtype.verdict' as indexes into
-    the lists the page declares once, so the page can re-tally a cell for any path and dtype. A path is coded by
-    its label (the check's "variant"), and offered by its axes."""
+    """Short codes for the check-level filters: each check of a cell is 'path.dtype.verdict' as indexes into the
+    lists the page declares once, so the page can re-tally a cell for any path, path axis value and dtype. A path
+    is coded by its label (the check's "variant", which the path filter chooses) and its axes (which the axis
+    filters choose): one label may name different paths on different backends (opset13-init has a context on
+    onnxruntime, none on openvino-onnx), so each (label, axes) has its own code, and the page declares each
+    code's label and axis values."""
 
     def __init__(self, checks: Iterable[CheckRecord]) -> None:
         checks = list(checks)
-        self.variants = sorted({str(c.variant or "") for c in checks})
+        paths = dict.fromkeys((str(c.variant or ""), path_items(c)) for c in checks)  # in order of first appearance
+        self.paths = sorted(paths)
+        self.axes = path_axes(items for _, items in paths)
         self.dtypes = sorted({str(c.dtype or "") for c in checks}, key=dtype_order)
         self.verdicts = sorted({*VERDICTS, *(c.verdict for c in checks)}, key=lambda v: (rank(v), v))
-        self._variant = {x: i for i, x in enumerate(self.variants)}
+        self._path = {x: i for i, x in enumerate(self.paths)}
         self._dtype = {x: i for i, x in enumerate(self.dtypes)}
         self._verdict = {v: i for i, v in enumerate(self.verdicts)}
 
     def of(self, checks: Iterable[CheckRecord]) -> str:
-        return " ".join(f"{self._variant[str(c.variant or '')]}.{self._dtype[str(c.dtype or '')]}."
+        return " ".join(f"{self._path[(str(c.variant or ''), path_items(c))]}.{self._dtype[str(c.dtype or '')]}."
                         f"{self._verdict[c.verdict]}" for c in checks)
 
     def page(self, checks: list[CheckRecord]) -> dict[str, Any]:
-        """What the filter bar declares: the code lists, and the choices offered (paths by backend)."""
+        """What the filter bar declares: the code lists (each path's label, and its axis values as 'axis.value'
+        indexes into `axes`), and the choices offered (paths by backend, each axis's values)."""
         by_backend: dict[str, dict[str, str]] = defaultdict(dict)
         for c in checks:
             if c.variant:
                 by_backend[c.backend].setdefault(str(c.variant), path_text(c))
-        return {"variants": self.variants, "dtypes": self.dtypes, "verdicts": self.verdicts,
-                "letters": [letter(v) for v in self.verdicts],
+        axis_index = {axis: (i, {v: j for j, v in enumerate(values)}) for i, (axis, values) in
+                      enumerate(self.axes.items())}
+        return {"variants": [label for label, _ in self.paths],
+                "path_axes": [" ".join(f"{axis_index[a][0]}.{axis_index[a][1][v]}" for a, v in items)
+                              for _, items in self.paths],
+                "axes": [[axis, values] for axis, values in self.axes.items()],
+                "dtypes": self.dtypes, "verdicts": self.verdicts, "letters": [letter(v) for v in self.verdicts],
                 "variant_choices": [(b, sorted(paths.items())) for b, paths in sorted(by_backend.items())],
+                "axis_choices": [{"key": axis_key(axis), "axis": axis, "index": i, "options": values}
+                                 for i, (axis, values) in enumerate(self.axes.items())],
                 "dtype_choices": [d for d in self.dtypes if d]}
 
 

@@ -4,9 +4,10 @@ integer type of the shape inputs. This module knows nothing of pytest or of runn
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,11 +75,14 @@ def dtypes_for(case: Case, selected: tuple[str, ...] | None) -> list[str]:
 
 
 def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...] | None,
-         selection: Mapping[str, set[str]] | None = None, every_path: bool = False) -> list[Check]:
+         selection: Mapping[str, set[str]] | None = None, every_path: bool = False,
+         extras: Mapping[tuple[str, Path], frozenset[str]] | None = None) -> list[Check]:
     """Every check of one case on one backend, including not-applicable ones (they are reported): on the paths
     the case's group covers (conformance/run/paths.py ``covering``; ``every_path``: all of them), and of those
-    only the ones ``selection`` selects (``--path AXIS=VALUE``)."""
-    applicable = backend.paths_for(case)
+    only the ones ``selection`` selects (``--path AXIS=VALUE``). ``extras``: element types a path that is not
+    swept in full takes besides its sampled ones (``type_coverage``)."""
+    applicable = backend.paths_for(case, every=True) if every_path and _takes_every(type(backend)) else \
+        backend.paths_for(case)
     if () in applicable:
         return [Check(case, backend.name, backend_ref, None, "", None, None, applicable[()])]
     axes = backend.path_axes()
@@ -91,13 +95,21 @@ def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...]
         version = backend.op_version(path, case.op)
         sweep = dtypes_for(case, dtypes)
         if not every_path and not paths.swept(axes, path) and not case.dtypes:
-            sweep = sampled(case, variant, sweep, functools.partial(_why_not, backend, case, path, reason))
+            picked = sampled(case, variant, sweep, functools.partial(_why_not, backend, case, path, reason))
+            extra = (extras or {}).get((case.id, path), frozenset())
+            sweep = [d for d in sweep if d in picked or d in extra]
         for dtype in sweep:
             why = reason or backend.why_not(case, path, dtype)
             for shape_dtype in case.shape_dtypes:
                 checks.append(Check(case, backend.name, backend_ref, path, variant, dtype, version, why,
                                     shape_dtype, backend.shape_type_rule(path, shape_dtype)))
     return checks
+
+
+@functools.cache
+def _takes_every(backend_class: type) -> bool:
+    """A backend's ``paths_for`` takes ``every`` (a plug-in written before it existed may not)."""
+    return "every" in inspect.signature(backend_class.paths_for).parameters
 
 
 # Element types a case's sweep takes on a path that is not swept in full (``paths.swept``: the paths as they were
@@ -118,6 +130,40 @@ def sampled(case: Case, variant: str, sweep: list[str], why_not: Callable[[str],
         return usable or sweep
     picked = set(sorted(usable, key=lambda d: zlib.crc32(f"{case.id}|{variant}|{d}".encode()))[:SAMPLED_TYPES])
     return [d for d in usable if d in picked]
+
+
+def type_coverage(cases: Iterable[Case], backend: Backend, dtypes: tuple[str, ...] | None = None
+                  ) -> dict[tuple[str, Path], frozenset[str]]:
+    """The element types to add to the sampled ones so that in each group of cases, every (path axis value, element
+    type) pair that some case of the group can take on a path of a default run is taken by at least one check. The
+    sampled types (``sampled``) and the swept paths cover most; each pair they miss goes to the first case (in the
+    order given: the files' order) and path that can take it. Computed over every case of a run before it is
+    sharded, so a check's presence does not depend on the shard. Keys: (case id, path)."""
+    axes = backend.path_axes()
+    covered: set[tuple[str, str, str, str]] = set()
+    candidates: list[tuple[Case, Path, list[str]]] = []
+    for case in cases:
+        applicable = backend.paths_for(case)
+        if () in applicable:
+            continue
+        for path in paths.covering(list(applicable), case.group, False, axes):
+            why_not = functools.partial(_why_not, backend, case, path, applicable[path])
+            sweep = dtypes_for(case, dtypes)
+            usable = [d for d in sweep if why_not(d) is None]
+            if paths.swept(axes, path) or case.dtypes:
+                taken = usable
+            else:
+                taken = sampled(case, paths.label(axes, path), sweep, why_not)
+                candidates.append((case, path, usable))
+            covered.update((case.group, axis, value, d) for axis, value in path for d in taken)
+    extras: dict[tuple[str, Path], set[str]] = {}
+    for case, path, usable in candidates:
+        for d in usable:
+            pairs = {(case.group, axis, value, d) for axis, value in path}
+            if not pairs <= covered:
+                extras.setdefault((case.id, path), set()).add(d)
+                covered |= pairs
+    return {key: frozenset(types) for key, types in extras.items()}
 
 
 def shape_only(case: Case, dtype: str, budget: int) -> bool:
