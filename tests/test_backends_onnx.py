@@ -47,8 +47,8 @@ SHAPES = ("initializer", "input", "computed")
 CONTEXTS = ("alone", "Add", "Transpose")
 AXES = {"onnxruntime": (SHAPES, {"data": ("input", "initializer"), "context": CONTEXTS, "source": ("bytes", "file"),
                                  "optimization": ("all", "disabled")}, 19),  # of 96 (48 possible): paired_paths
-        "openvino-onnx": (SHAPES, {"data": ("input", "initializer"),
-                                   "source": ("bytes", "file", "convert_model")}, 13),  # of 36: paired_paths
+        "openvino-onnx": (SHAPES, {"data": ("input", "initializer"), "context": CONTEXTS,
+                                   "source": ("bytes", "file", "convert_model")}, 19),  # of 108: paired_paths
         "onnx-reference": (SHAPES, {"data": ("input", "initializer"), "context": CONTEXTS,
                                     "source": ("bytes", "file")}, 18),  # of 72 (36 possible): paired_paths
         "onnx-backend:onnxruntime.backend": (SHAPES, {"data": ("input", "initializer")}, 12)}
@@ -69,6 +69,12 @@ def test_onnx_backends_take_bidirectional_cases_only_and_say_why(ref):
     assert tuple(dict.fromkeys(dict(p)["shape"] for p in applicable)) == shapes
     assert {a.name: a.values for a in backend.path_axes()[2:]} == extra
     assert all(a.default == a.values[0] for a in backend.path_axes()[2:]) and len(applicable) == count
+    # --paths all: every path that can exist (the Add context computes its shape)
+    every = backend.paths_for(case(), every=True)
+    product = list(paths.every_path(backend.path_axes()))
+    assert (set(applicable) < set(every) if not backend.every_combination else set(applicable) == set(every))
+    assert set(every) == {p for p in product if dict(p).get("context", "alone") != "Add" or
+                          dict(p)["shape"] == "computed"}
     # today's paths (every added axis at its default) keep their ids
     defaults = [p for p in applicable if all(dict(p)[name] == values[0] for name, values in extra.items())]
     assert [paths.label(backend.path_axes(), p) for p in defaults] == [
@@ -378,3 +384,19 @@ def test_openvino_reports_its_cpu_capabilities_as_hardware():
     assert "cpu:fp32" in hardware and all(h.startswith("cpu:") and h == h.lower() for h in hardware)
     assert OpenVINOOnnxBackend().hardware() == hardware
     assert OpenVINOBackend().describe()["hardware"] == list(hardware)
+
+
+def test_an_axis_added_later_keeps_the_paths_a_default_run_took_before_it():
+    """openvino-onnx's context axis came after its others (added_later): its default run still takes every path it
+    took before, with the Expand alone, and adds paths of the new values."""
+    from conformance.backends.openvino_onnx import OpenVINOOnnxBackend
+
+    class Before(OpenVINOOnnxBackend):
+        axes = tuple(a for a in OpenVINOOnnxBackend.axes if a.name != "context")
+        added_later = ()
+
+    now, before = load("openvino-onnx"), Before()
+    labels_now = {paths.label(now.path_axes(), p) for p in now.paths_for(case())}
+    labels_before = {paths.label(before.path_axes(), p) for p in before.paths_for(case())}
+    assert labels_before < labels_now
+    assert {dict(p)["context"] for p in now.paths_for(case())} == {"alone", "Add", "Transpose"}

@@ -80,12 +80,15 @@ def model_axes(path: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, v) for k, v in path.items() if k not in NODE_AXES))
 
 
-def paired_paths(axes: tuple[Axis, ...], also: tuple[Mapping[str, str], ...] = ()) -> frozenset[Path]:
+def paired_paths(axes: tuple[Axis, ...], also: tuple[Mapping[str, str], ...] = (),
+                 later: tuple[str, ...] = ()) -> frozenset[Path]:
     """Every path whose axes with a default are all at it (the paths before those axes existed, and each value of
-    the axes without one), the same with the values of each of ``also`` instead, and then, chosen greedily and
-    deterministically, enough of the others that every pair of values of two axes occurs in one of them."""
+    the axes without one), the same with the values of each of ``also`` instead, the pairwise choice among the paths
+    whose ``later`` axes are at their defaults (what a default run took before those axes were added), and then,
+    chosen greedily and deterministically, enough of the others that every pair of values of two axes occurs in one
+    of them."""
     return _paired_paths(tuple((a.name, a.values, a.default) for a in axes),
-                         tuple(tuple(sorted(values.items())) for values in also))
+                         tuple(tuple(sorted(values.items())) for values in also), later)
 
 
 def possible(path: Path) -> bool:
@@ -96,12 +99,16 @@ def possible(path: Path) -> bool:
 
 @cache
 def _paired_paths(axes: tuple[tuple[str, tuple[str, ...], str | None], ...],
-                  also: tuple[tuple[tuple[str, str], ...], ...]) -> frozenset[Path]:
+                  also: tuple[tuple[tuple[str, str], ...], ...], later: tuple[str, ...] = ()) -> frozenset[Path]:
     every = [p for p in every_path(Axis(name, values, default=default) for name, values, default in axes)
              if possible(p)]
     defaults = {name: default for name, _, default in axes if default is not None}
     seed = [p for p in every if any(all(dict(p)[name] == value for name, value in {**defaults, **dict(values)}.items())
                                     for values in ((), *also))]
+    if later:
+        earlier = [p for p in every if all(dict(p)[name] == defaults[name] for name in later)]
+        before = pairwise(earlier, [p for p in seed if p in earlier])
+        seed += [p for p in before if p not in seed]
     return frozenset(pairwise(every, seed))
 
 
@@ -124,6 +131,9 @@ class ExpandBackend(Backend):
     # backend whose whole product costs more run time than it adds knowledge
     every_combination: ClassVar[bool] = True
     also_every: ClassVar[tuple[Mapping[str, str], ...]] = ()
+    # Axes added after the others: the paths a default run took before them (their pairwise choice with these axes at
+    # their defaults) are kept, so that adding an axis takes nothing away from what a default run covers.
+    added_later: ClassVar[tuple[str, ...]] = ()
 
     def op_version(self, path: Path, op: str = "broadcast") -> int | None:
         return 3  # Expand is the bidirectional rule, Broadcast-3's
@@ -139,7 +149,7 @@ class ExpandBackend(Backend):
             return {(): "ONNX Expand has no axes_mapping input"}
         found = {path: why for path, why in super().paths_for(case).items() if possible(path)}
         if not self.every_combination and not every:
-            taken = paired_paths(self.path_axes(), self.also_every)
+            taken = paired_paths(self.path_axes(), self.also_every, self.added_later)
             found = {path: why for path, why in found.items() if path in taken}
         if case.op != "broadcast":
             return found

@@ -23,16 +23,24 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Outcome
-from conformance.backends.onnx_backend import EXPAND_DTYPES, ExpandBackend
+from conformance.backends.onnx_backend import CONTEXT, EXPAND_DTYPES, ExpandBackend
 from conformance.backends.onnx_model import output_dtypes, saved
 from conformance.backends.openvino import STRING_UNSUPPORTED, compile_and_infer_many, cpu_capabilities, declared, infer
 from conformance.run.paths import Axis
 
 
+def fed_name(port: Any, feeds: Mapping[str, np.ndarray]) -> str:
+    """The graph input's name a converted model's input answers to. A pass may give the input the names of an
+    identity it removed (convert_model drops the Transpose of rank-1 data and moves its output's name ``data`` onto
+    the input ``data_t``), and ``get_any_name`` then gives the smallest of them."""
+    names = port.get_names()
+    return next((name for name in sorted(names) if name in feeds), port.get_any_name())
+
+
 class OpenVINOOnnxBackend(ExpandBackend):
     name = "openvino-onnx"
     package = "openvino"
-    axes = (*ExpandBackend.axes,
+    axes = (*ExpandBackend.axes, CONTEXT,
             Axis("source", ("bytes", "file", "convert_model"), {"file": "file", "convert_model": "convert"},
                  "the model read by Core.read_model from its bytes (the default) or from a file path (the "
                  "frontend's own file reader), or converted by openvino.convert_model from the file",
@@ -40,6 +48,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
     # The default run takes today's paths and every pair of values (onnx_backend.paired_paths), as the other ONNX
     # backends do: the whole product is 36 paths a case.
     every_combination = False
+    added_later = ("context",)  # the paths of the default run before it, with the Expand alone, stay
     dtypes = EXPAND_DTYPES - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
     preload = ("onnx", "openvino", "conformance.backends.openvino_libraries")
@@ -90,7 +99,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
             except RuntimeError as e:
                 return Outcome(error=str(e), stage="compile", declared_shape=shape)
             try:
-                (output,) = infer(compiled, [feeds[i.get_any_name()] for i in ov_model.inputs], output_dtypes(model))
+                (output,) = infer(compiled, [feeds[fed_name(i, feeds)] for i in ov_model.inputs], output_dtypes(model))
             except RuntimeError as e:
                 return Outcome(error=str(e), stage="infer", declared_shape=shape)
             return Outcome(output=output, declared_shape=shape)
@@ -109,9 +118,10 @@ class OpenVINOOnnxBackend(ExpandBackend):
                 return None  # an output the conversion renamed or dropped: each request alone
             wanted = [outputs[o.name] for o in model.graph.output]
             dtype_of = dict(zip((o.name for o in model.graph.output), output_dtypes(model), strict=True))
-            if any(i.get_any_name() not in feeds for i in converted.inputs):
+            names = [fed_name(i, feeds) for i in converted.inputs]
+            if any(name not in feeds for name in names):
                 return None
-            results = compile_and_infer_many(self.core, converted, [feeds[i.get_any_name()] for i in converted.inputs],
+            results = compile_and_infer_many(self.core, converted, [feeds[name] for name in names],
                                              [dtype_of[o.get_any_name()] for o in converted.outputs])
             if results is None:
                 return None

@@ -194,6 +194,22 @@ def _axes_negative_in_int32(case: Case) -> bool:
     return any(_wrap32(v) < 0 for v in _axes(case))
 
 
+def _lone_zero_moved_by_reversal(case: Case) -> bool:
+    data = _static_shape(case)
+    if data is None or len(data) < 2:
+        return False
+    others = [i for i, d in enumerate(data) if d != 1]
+    return len(others) == 1 and data[others[0]] == 0 and others[0] != len(data) - 1 - others[0]
+
+
+def _data_zero_meets_one_or_none(case: Case) -> bool:
+    if case.mode != "bidirectional":
+        return False
+    data, target = list(case.data_shape), _target(case)
+    unmatched = data[:max(len(data) - len(target), 0)]
+    return (0, 1) in _facing(case) or 0 in unmatched
+
+
 def _target_not_1d_valid_flat(case: Case) -> bool:
     return np.ndim(np.asarray(case.target_shape, dtype=object)) > 1 and \
         outcome(replace(case, target_shape=_target(case)))[1] is None
@@ -315,6 +331,14 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                "explicit: scalar data with axes_mapping of one axis whose target_shape value is 1"),
     "data_is_empty_vector": (lambda c: tuple(c.data_shape) == (0,),
                              "the data's shape is (0,): one dimension, 0 (a graph input declared [0])"),
+    "lone_zero_dim_moved_by_reversal": (_lone_zero_moved_by_reversal, "the data's one dimension other than 1 is a 0, "
+                                        "and reversing the data's axes moves it (rank 2 or more, not the middle axis "
+                                        "of an odd rank), e.g. (0, 1) or (1, 1, 0)"),
+    "data_zero_meets_one_or_none": (_data_zero_meets_one_or_none, "bidirectional: a data dimension 0 faces a "
+                                    "target_shape value 1, or no target_shape value (a shorter target)"),
+    "reversal_moves_an_axis": (lambda c: len(c.data_shape) >= 2 or len(_target(c)) >= 2,
+                               "the data or target_shape has 2 or more dimensions (reversing the axes of the data or "
+                               "of the output moves one)"),
     "target_is_zero_vector": (lambda c: _is_1d(c.target_shape) and _target(c) == [0],
                               "target_shape is [0]: one value, 0"),
     "int64_max_in_target": (lambda c: 2**63 - 1 in _target(c),
