@@ -34,7 +34,7 @@ def request(p: dict[str, str], data: np.ndarray, target: list[int], axes: list[i
 
 
 def labels(case: Any) -> set[str]:
-    return {c.variant for c in plan(case, OpenVINOBackend(), "openvino", None, every_path=True)}
+    return {c.variant for c in plan(case, OpenVINOBackend(), "openvino", None)}
 
 
 def test_todays_four_paths_keep_their_ids():
@@ -228,3 +228,20 @@ def test_the_known_file_matches_the_new_axes():
             assert axis in axes, (entry.id, axis)
             assert set(globs) <= axes[axis], (entry.id, axis, globs)
     assert load("openvino").path_axes() == ovp.AXES
+
+
+def test_all_paths_lift_the_default_runs_policy_but_not_what_cannot_exist():
+    """--paths all: secondary axes together, opset 1 with them, empty tensors between Transposes; still no Folded
+    data with a run-time target, no Add context off its ShapeOf pattern, no dynamic dimensions for a scalar."""
+    def every(case: Any) -> set[str]:
+        return {c.variant for c in plan(case, OpenVINOBackend(), "openvino", None, every_path=True)}
+
+    valid = builders.case("numpy", (3, 1), (2, 3, 4))
+    assert labels(valid) < every(valid)
+    assert {"opset1-param-dconst", "opset3-const-dconst-transpose-ir", "opset1-const-ddyn"} <= every(valid)
+    assert "opset3-const-transpose" in every(builders.case("numpy", (0, 1), (2, 0, 1)))  # EMPTY_TRANSPOSE lifted
+    assert "opset3-const-transpose" not in labels(builders.case("numpy", (0, 1), (2, 0, 1)))
+    for label in every(valid):
+        assert not ("dfold" in label and "const" not in label.split("-")[1])
+        assert ("add" in label) <= ("shapeof" in label)
+    assert not any("ddyn" in label for label in every(builders.case("numpy", (), (1,))))

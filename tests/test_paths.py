@@ -144,7 +144,7 @@ def test_the_cases_of_a_group_take_every_type_on_every_path_value_between_them()
                 if check.path and check.not_applicable is None:
                     taken_without |= {(case.group, axis, value, check.dtype) for axis, value in check.path}
             applicable = backend.paths_for(case)
-            for path in paths.covering(list(applicable), case.group, False, backend.path_axes()):
+            for path in paths.covering(list(applicable), case.group, backend.chooses_paths(), backend.path_axes()):
                 if () in applicable or applicable[path] is not None:
                     continue
                 for dtype in case.dtypes or plan_dtypes(case):

@@ -138,6 +138,12 @@ class Backend:
             made = self.__dict__["_paths"] = tuple(every_path(self.path_axes()))
         return made
 
+    def chooses_paths(self) -> bool:
+        """``paths_for`` already applies the backend's own choice of paths for a default run, to every group of cases
+        (the ONNX backends' pairwise choice over their axes): the default run then takes each of them, instead of
+        choosing again among them by the case's group (conformance/run/paths.py ``covering``)."""
+        return False
+
     def fed_at_run_time(self, path: Path) -> bool:
         """The path feeds the shape inputs at run time, not when the model is built."""
         return False

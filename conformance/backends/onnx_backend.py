@@ -138,6 +138,9 @@ class ExpandBackend(Backend):
     def op_version(self, path: Path, op: str = "broadcast") -> int | None:
         return 3  # Expand is the bidirectional rule, Broadcast-3's
 
+    def chooses_paths(self) -> bool:
+        return not self.every_combination
+
     def fed_at_run_time(self, path: Path) -> bool:
         return dict(path)["shape"] == "input"
 

@@ -87,7 +87,7 @@ def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...]
         return [Check(case, backend.name, backend_ref, None, "", None, None, applicable[()])]
     axes = backend.path_axes()
     checks = []
-    for path in paths.covering(list(applicable), case.group, every_path, axes):
+    for path in paths.covering(list(applicable), case.group, every_path or backend.chooses_paths(), axes):
         reason = applicable[path]
         if selection and not paths.selected(path, selection):
             continue
@@ -146,7 +146,7 @@ def type_coverage(cases: Iterable[Case], backend: Backend, dtypes: tuple[str, ..
         applicable = backend.paths_for(case)
         if () in applicable:
             continue
-        for path in paths.covering(list(applicable), case.group, False, axes):
+        for path in paths.covering(list(applicable), case.group, backend.chooses_paths(), axes):
             why_not = functools.partial(_why_not, backend, case, path, applicable[path])
             sweep = dtypes_for(case, dtypes)
             usable = [d for d in sweep if why_not(d) is None]

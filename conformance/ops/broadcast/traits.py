@@ -194,8 +194,8 @@ def _axes_negative_in_int32(case: Case) -> bool:
     return any(_wrap32(v) < 0 for v in _axes(case))
 
 
-def _lone_zero_moved_by_reversal(case: Case) -> bool:
-    data = _static_shape(case)
+def _lone_zero_moved_by_reversal(case: Case, output: bool = False) -> bool:
+    data = _output(case) if output else _static_shape(case)
     if data is None or len(data) < 2:
         return False
     others = [i for i, d in enumerate(data) if d != 1]
@@ -334,6 +334,11 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "lone_zero_dim_moved_by_reversal": (_lone_zero_moved_by_reversal, "the data's one dimension other than 1 is a 0, "
                                         "and reversing the data's axes moves it (rank 2 or more, not the middle axis "
                                         "of an odd rank), e.g. (0, 1) or (1, 1, 0)"),
+    "output_lone_zero_dim_moved_by_reversal": (lambda c: _lone_zero_moved_by_reversal(c, output=True),
+                                               "valid, and the output's one dimension other than 1 is a 0 that "
+                                               "reversing the output's axes moves, e.g. (0, 1) or (1, 0, 1, 1)"),
+    "negative_target_faces_data_dim": (lambda c: any(t < 0 and d is not None and d != 1 for d, t in _facing(c)),
+                                       "a negative target_shape value faces a data dimension other than 1"),
     "data_zero_meets_one_or_none": (_data_zero_meets_one_or_none, "bidirectional: a data dimension 0 faces a "
                                     "target_shape value 1, or no target_shape value (a shorter target)"),
     "reversal_moves_an_axis": (lambda c: len(c.data_shape) >= 2 or len(_target(c)) >= 2,
