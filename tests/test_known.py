@@ -168,6 +168,9 @@ def test_a_known_difference_can_hold_on_some_hardware_only(tmp_path):
             == ["anywhere"]
     assert known.on_hardware({"somebackend": es}, {})["somebackend"][0].id == "anywhere"  # not asked: unavailable
     assert find(es, facts(case(), dtype="bf16")).id == "native"  # find itself leaves hardware to on_hardware
+    emulated = entries(tmp_path, entry("  match: {dtype: bf16, hardware: 'not cpu:bf16'}\n", entry_id="emulated"))
+    assert [k.id for k in known.on_hardware({"b": emulated}, {"b": ("cpu:fp32", "cpu:bf16")})["b"]] == []
+    assert [k.id for k in known.on_hardware({"b": emulated}, {"b": ("cpu:fp32",)})["b"]] == ["emulated"]
 
 
 def test_shape_only_checks_are_a_condition(tmp_path):

@@ -15,7 +15,8 @@ conformance/known/ (``<backend>.yaml``), a list of entries::
         shape_dtype: [i8, u8]             # the integer type of the shape inputs (target_shape, axes_mapping)
         version: "2025.[0-3].*"           # the backend's package version (never matches a backend without one)
         hardware: cpu:bf16                # a feature the backend reports (Backend.hardware): on_hardware() drops
-                                          # the entry at load where no feature matches
+                                          # the entry at load where no feature matches ("not cpu:bf16": where
+                                          # the backend reports it)
         case: [id-glob, ...]              # only for what no condition describes, and then cases_why says why
       inputs: [zero_size_data, not zero_meets_one]  # traits of the case's params (conformance.ops.get(op).traits)
                                           # that all hold ("not t": t does not); [[a], [b, c]]: alternatives

@@ -66,9 +66,16 @@ class Known:
         return patterns is None or any(fnmatchcase(version, p) for p in patterns)
 
     def applies_on(self, hardware: tuple[str, ...]) -> bool:
-        """An entry for some hardware only applies where the backend reports a feature it names."""
+        """An entry for some hardware only applies where the backend reports a feature it names; one for hardware
+        without a feature (``not cpu:bf16``) where it reports none of those it negates."""
         patterns = dict(self.match).get("hardware")
-        return patterns is None or any(fnmatchcase(f, p) for f in hardware for p in patterns)
+        if patterns is None:
+            return True
+        wanted = [p for p in patterns if not p.startswith("not ")]
+        refused = [p[4:].strip() for p in patterns if p.startswith("not ")]
+        if any(fnmatchcase(f, p) for f in hardware for p in refused):
+            return False
+        return not wanted or any(fnmatchcase(f, p) for f in hardware for p in wanted)
 
     def to_json(self) -> dict[str, Any]:
         match: dict[str, Any] = {k: list(v) for k, v in self.match}
