@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import metadata
 from typing import Any, ClassVar
 
@@ -128,15 +129,13 @@ class Backend:
         if case.op not in self.ops:
             return {(): f"{self.name} does not run op {case.op}"}
         versions = get_op(case.op).versions(case.params)
-        return {path: None for path in self._every_path()
+        return {path: None for path in self._every_path
                 if not versions or self.op_version(path, case.op) in versions}
 
+    @cached_property
     def _every_path(self) -> tuple[Path, ...]:
         """The product of the axes' values, made once per backend object."""
-        made = self.__dict__.get("_paths")
-        if made is None:
-            made = self.__dict__["_paths"] = tuple(every_path(self.path_axes()))
-        return made
+        return tuple(every_path(self.path_axes()))
 
     def chooses_paths(self) -> bool:
         """``paths_for`` already applies the backend's own choice of paths for a default run, to every group of cases

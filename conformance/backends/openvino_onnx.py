@@ -26,6 +26,7 @@ from conformance.backends.base import Outcome
 from conformance.backends.onnx_backend import CONTEXT, EXPAND_DTYPES, ExpandBackend
 from conformance.backends.onnx_model import output_dtypes, saved
 from conformance.backends.openvino import STRING_UNSUPPORTED, compile_and_infer_many, cpu_capabilities, declared, infer
+from conformance.ops.broadcast import traits
 from conformance.run.paths import Axis
 
 # Read from a file, a graph input declared [0] is an empty Constant (TranslateSession::translate_graph): in the Add
@@ -74,7 +75,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
     def why_not(self, case: Any, path: Any, dtype: str) -> str | None:
         chosen = dict(path)
         if (chosen.get("context") == "Add" and chosen.get("source") in ("file", "convert_model")
-                and case.op == "broadcast" and list(np.ravel(case.params.target_shape)) == [0]):
+                and case.op == "broadcast" and traits.holds("target_is_zero_vector", case.params)):
             return ADD_OF_EMPTY_X
         return super().why_not(case, path, dtype)
 

@@ -7,7 +7,7 @@ import functools
 import inspect
 import math
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,17 +85,12 @@ def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...]
         backend.paths_for(case)
     if () in applicable:
         return [Check(case, backend.name, backend_ref, None, "", None, None, applicable[()])]
-    axes = backend.path_axes()
     checks = []
-    for path in paths.covering(list(applicable), case.group, every_path or backend.chooses_paths(), axes):
-        reason = applicable[path]
+    for path, reason, variant, sweep, picked in _paths_and_types(case, backend, applicable, dtypes, every_path):
         if selection and not paths.selected(path, selection):
             continue
-        variant = paths.label(axes, path)
         version = backend.op_version(path, case.op)
-        sweep = dtypes_for(case, dtypes)
-        if not every_path and not paths.swept(axes, path) and not case.dtypes:
-            picked = sampled(case, variant, sweep, functools.partial(_why_not, backend, case, path, reason))
+        if picked is not None:
             extra = (extras or {}).get((case.id, path), frozenset())
             sweep = [d for d in sweep if d in picked or d in extra]
         for dtype in sweep:
@@ -104,6 +99,20 @@ def plan(case: Case, backend: Backend, backend_ref: str, dtypes: tuple[str, ...]
                 checks.append(Check(case, backend.name, backend_ref, path, variant, dtype, version, why,
                                     shape_dtype, backend.shape_type_rule(path, shape_dtype)))
     return checks
+
+
+def _paths_and_types(case: Case, backend: Backend, applicable: Mapping[Path, str | None],
+                     dtypes: tuple[str, ...] | None, every_path: bool
+                     ) -> Iterator[tuple[Path, str | None, str, list[str], list[str] | None]]:
+    """Each path a run takes of the case's applicable ones, with its reason (or None), label, the case's sweep of
+    element types and, where the path is not swept in full, the types it samples (``sampled``; None: every type)."""
+    axes = backend.path_axes()
+    for path in paths.covering(list(applicable), case.group, every_path or backend.chooses_paths(), axes):
+        reason, variant, sweep = applicable[path], paths.label(axes, path), dtypes_for(case, dtypes)
+        picked = None
+        if not every_path and not paths.swept(axes, path) and not case.dtypes:
+            picked = sampled(case, variant, sweep, functools.partial(_why_not, backend, case, path, reason))
+        yield path, reason, variant, sweep, picked
 
 
 @functools.cache
@@ -139,21 +148,18 @@ def type_coverage(cases: Iterable[Case], backend: Backend, dtypes: tuple[str, ..
     sampled types (``sampled``) and the swept paths cover most; each pair they miss goes to the first case (in the
     order given: the files' order) and path that can take it. Computed over every case of a run before it is
     sharded, so a check's presence does not depend on the shard. Keys: (case id, path)."""
-    axes = backend.path_axes()
     covered: set[tuple[str, str, str, str]] = set()
     candidates: list[tuple[Case, Path, list[str]]] = []
     for case in cases:
         applicable = backend.paths_for(case)
         if () in applicable:
             continue
-        for path in paths.covering(list(applicable), case.group, backend.chooses_paths(), axes):
-            why_not = functools.partial(_why_not, backend, case, path, applicable[path])
-            sweep = dtypes_for(case, dtypes)
-            usable = [d for d in sweep if why_not(d) is None]
-            if paths.swept(axes, path) or case.dtypes:
+        for path, reason, _, sweep, picked in _paths_and_types(case, backend, applicable, dtypes, False):
+            usable = [d for d in sweep if _why_not(backend, case, path, reason, d) is None]
+            if picked is None:
                 taken = usable
             else:
-                taken = sampled(case, paths.label(axes, path), sweep, why_not)
+                taken = picked
                 candidates.append((case, path, usable))
             covered.update((case.group, axis, value, d) for axis, value in path for d in taken)
     extras: dict[tuple[str, Path], set[str]] = {}
