@@ -210,3 +210,44 @@ def test_a_worker_does_not_run_the_harness_main_script(tmp_path):
                          env=os.environ | {"MAIN_RUNS": str(runs), "PYTHONPATH": str(root)}, timeout=120)
     assert out.stdout.strip() == "(2, 3, 1)", out
     assert len(runs.read_text().split()) == 1, "the script ran again in the worker"
+
+
+WORKER_IMPORTS = """
+import importlib
+import json
+import sys
+for module in ["conformance.run.isolation", *json.loads(sys.argv[1])]:
+    importlib.import_module(module)  # what the forkserver imports
+import numpy as np
+from conformance.run.isolation import run_check
+from tests.builders import request
+before = set(sys.modules)
+for name, path in json.loads(sys.argv[2]).items():
+    outcome = run_check(name, request(np.ones((2, 1), np.float32), (2, 3), mode="bidirectional", path=path))
+    assert outcome.output is not None and outcome.output.shape == (2, 3), (name, path, outcome)
+print(sorted(m for m in sys.modules if m not in before))
+"""
+
+
+def test_a_fresh_worker_imports_nothing_for_its_first_check():
+    """Each check that fails, and each a known difference describes (several thousand a run), runs in a worker
+    forked for it alone, so what that worker imports is paid per check: every built-in backend's preload names
+    its own module, and loading the backends imports nothing the harness alone needs (the generated checks'
+    hypothesis strategy cost 210 ms in each such worker)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    from conformance.backends import BUILTIN, load
+    from tests.builders import case
+
+    preload = [m for name in BUILTIN for m in load(name).preload]  # as the harness learns it
+    valid = case("bidirectional", (2, 1), (2, 3))
+    paths = {name: dict(next(iter(load(name).paths_for(valid)))) for name in BUILTIN}
+    out = subprocess.run([sys.executable, "-c", WORKER_IMPORTS, json.dumps(preload), json.dumps(paths)],
+                         capture_output=True, text=True, cwd=root,
+                         env=os.environ | {"PYTHONPATH": str(root)}, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]", out.stdout

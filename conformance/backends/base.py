@@ -89,7 +89,8 @@ class Backend:
     dtypes: ClassVar[frozenset[str]]  # element types (conformance.data.DTYPES names) it takes
     unsupported: ClassVar[dict[str, str]] = {}  # element type it does not take -> why (else a generic reason)
     # Modules a worker process imports before its first check (its forkserver does, once): the runtime's own
-    # package, so that a worker replacing one that crashed is ready at once.
+    # package and the backend's own module, so that a worker replacing one that crashed, or one forked to confirm
+    # a failing check, is ready at once (a built-in backend's module imported in each fresh worker cost ~200 ms).
     preload: ClassVar[tuple[str, ...]] = ()
 
     def path_axes(self) -> tuple[Axis, ...]:

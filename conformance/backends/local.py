@@ -19,7 +19,7 @@ class LocalBackend(Backend):
                  help="which op's rules our implementation applies: Broadcast-1, Broadcast-3, nGraph Broadcast "
                       "(v0) or ONNX Expand (another op: its own values)"),)
     dtypes = frozenset(DTYPES)
-    preload = ("local_broadcast",)
+    preload = ("local_broadcast", "conformance.backends.local")
 
     def paths_for(self, case: Case) -> dict[Path, str | None]:
         op = ops.get(case.op)

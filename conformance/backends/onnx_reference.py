@@ -34,7 +34,8 @@ class OnnxReferenceBackend(ExpandBackend):
     # constant is per element type (before onnx 1.19 a bf16 initializer becomes its own stand-in type)
     also_every = ({"data": "initializer"},)
     dtypes = EXPAND_DTYPES  # numpy has every element type the suite sweeps
-    preload = ("onnx", "onnx.reference", "onnx.reference.ops")  # the op list: 30 ms at first use
+    # onnx.reference.ops: the op list, 30 ms at first use
+    preload = ("onnx", "onnx.reference", "onnx.reference.ops", "conformance.backends.onnx_reference")
 
     def declare_model(self, model: Any, *, path: Mapping[str, str] | None = None) -> Outcome:
         import onnx

@@ -41,7 +41,7 @@ class OnnxRuntimeBackend(ExpandBackend):
     dtypes = EXPAND_DTYPES - {"bf16"}
     unsupported = {"bf16": "ONNX Runtime's CPU execution provider registers no bfloat16 Expand kernel (session "
                            "creation: NOT_IMPLEMENTED, 'Could not find an implementation for Expand(13)')"}
-    preload = ("onnx", "onnxruntime")
+    preload = ("onnx", "onnxruntime", "conformance.backends.onnxruntime")
 
     def session(self, model: Any, path: Mapping[str, str] | None = None) -> Any:
         """The model's InferenceSession, or the Outcome of its rejection."""

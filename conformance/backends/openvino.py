@@ -123,7 +123,7 @@ class OpenVINOBackend(Backend):
     axes = paths_mod.AXES
     dtypes = frozenset(DTYPES) - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
-    preload = ("openvino", "conformance.backends.openvino_libraries")
+    preload = ("openvino", "conformance.backends.openvino_libraries", "conformance.backends.openvino")
 
     def __init__(self) -> None:
         self.compiled: OrderedDict[tuple[Any, ...], Any] = OrderedDict()  # signature -> compiled model

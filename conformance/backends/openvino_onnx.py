@@ -70,7 +70,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
                   {"context": "Add", "opset": "13"}, {"context": "Add", "source": "file", "opset": "13"})
     dtypes = EXPAND_DTYPES - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
-    preload = ("onnx", "openvino", "conformance.backends.openvino_libraries")
+    preload = ("onnx", "openvino", "conformance.backends.openvino_libraries", "conformance.backends.openvino_onnx")
 
     def why_not(self, case: Any, path: Any, dtype: str) -> str | None:
         chosen = dict(path)

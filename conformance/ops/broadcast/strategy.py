@@ -17,11 +17,6 @@ MAX_RANK = 6
 DIMS = (0, 1, 1, 2, 3, 4)  # 1 twice: it is the dimension every rule treats apart
 DEFECTS = (None, None, None, "dim", "dim", "short_target", "negative", "axes_shift", "axes_reverse", "axes_repeat",
            "axes_drop", "axes_extra", "axes_in_numpy", "axes_missing")
-SPEC_REF = {"numpy": "000_ece0cbba5cb063a0.txt#Detailed description",
-            "explicit": "000_ece0cbba5cb063a0.txt#Detailed description",
-            "bidirectional": "003_38ca088f58e9a6c7.txt#Rules (Bidirectional broadcast)"}
-
-
 @st.composite
 def inputs(draw: Callable[..., Any]) -> dict[str, Any]:
     """mode, data_shape, target_shape and axes_mapping (None outside explicit mode, unless a defect adds it)."""
