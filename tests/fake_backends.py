@@ -240,3 +240,24 @@ class SpoiledAfterFirstBackend(LocalBackend):
         if SpoiledAfterFirstBackend.runs > 1 and outcome.output is not None and outcome.output.size:
             return Outcome(output=np.zeros_like(outcome.output))
         return outcome
+
+
+class HiddenAfterFailureBackend(LocalBackend):
+    """Wrong on every int64 output (its first byte flipped), except in a process where a wrong output was
+    already given: there it computes right, as a runtime whose failing check leaves its process in a state that
+    hides a later bug would (a changed floating-point mode that flushes what another bug would show)."""
+
+    name = "hidden-after-failure"
+    package = None
+    failed = False
+
+    def run(self, request: Request) -> Outcome:
+        outcome = super().run(request)
+        if outcome.output is not None and outcome.output.dtype == np.int64 and outcome.output.size \
+                and not HiddenAfterFailureBackend.failed:
+            HiddenAfterFailureBackend.failed = True
+            outcome.output.view(np.uint8).reshape(-1)[0] ^= 0xFF
+        return outcome
+
+    def run_many(self, requests: list[Request]) -> list[Outcome]:
+        return [self.run(r) for r in requests]

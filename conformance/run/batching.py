@@ -43,6 +43,9 @@ class Alone:
     def fresh(self, check: Check, request: Request) -> Outcome:
         return self.pool.run_fresh(check.backend_ref, request)
 
+    def doubt(self, check: Check) -> None:
+        self.pool.recycle(check.backend_ref)
+
 
 class Batcher:
     def __init__(self, pool: Any, known: dict[str, list[known_mod.Known]], versions: dict[str, str | None],
@@ -55,6 +58,8 @@ class Batcher:
         self.waiting: dict[str, Outcome] = {}  # check name -> outcome computed in a batch
         self.lone: set[str] = set()  # checks whose batch failed: they run one by one
         self.done: set[str] = set()  # checks whose item has run: never computed again in a batch
+        self.batch_of: dict[str, int] = {}  # check name -> the batch call its waiting outcome came from
+        self._batches = 0
         self._shareable: dict[str, bool] = {}
 
     def shareable(self, check: Check) -> bool:
@@ -86,9 +91,22 @@ class Batcher:
         if outcomes is None:
             self.lone.update(c.name for c in batch)
             return self.pool.run(batch[0].backend_ref, request)
+        self._batches += 1
+        for c, outcome in zip(batch, outcomes, strict=True):
+            self.batch_of[c.name] = self._batches
         for c, outcome in zip(batch[1:], outcomes[1:], strict=True):
             self.waiting[c.name] = outcome
         return outcomes[0]
+
+    def doubt(self, check: Check) -> None:
+        """The check's outcome failed: its worker is replaced, and the outcomes computed in the same call (the
+        same model, the same process) are dropped, to be computed again when their items run."""
+        self.pool.recycle(check.backend_ref)
+        batch = self.batch_of.pop(check.name, None)
+        if batch is not None:
+            for name in [n for n in self.waiting if self.batch_of.get(n) == batch]:
+                del self.waiting[name]
+                del self.batch_of[name]
 
 
 class Shared:
@@ -103,6 +121,7 @@ class Shared:
         waiting = batcher.waiting.pop(check.name, None)
         if waiting is not None:
             return waiting, "shared"
+        batcher.batch_of.pop(check.name, None)  # computed now: any earlier batch it was in is not its own
         if check.name not in batcher.lone and batcher.shareable(check):
             batch = [check]
             for c in self.peers():
@@ -119,3 +138,6 @@ class Shared:
 
     def fresh(self, check: Check, request: Request) -> Outcome:
         return self.batcher.pool.run_fresh(check.backend_ref, request)
+
+    def doubt(self, check: Check) -> None:
+        self.batcher.doubt(check)

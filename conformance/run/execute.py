@@ -5,7 +5,10 @@ Where a check's outcome comes from is a ``Runner``'s business (conformance/run/b
 or one shared with other checks, in the backend's worker process. No verdict depends on what else ran: an
 outcome that fails (a known difference too) and was not computed in a fresh worker on a model of its own is
 computed again so, in a worker that has run nothing before it, and that outcome decides (a check a known
-difference describes goes there at once); the record says how the deciding outcome was computed (``model``:
+difference describes goes there at once). Nothing runs after a failure in its worker: the worker whose outcome
+failed is replaced, and the outcomes computed together with it in one shared model are computed again, so a
+runtime that leaves its process in a state that hides a later bug (a changed floating-point mode) cannot make a
+later check pass; the record says how the deciding outcome was computed (``model``:
 "own", "shared", "own, fresh worker", "own, then fresh worker", "shared, then fresh worker").
 """
 
@@ -31,11 +34,14 @@ from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
 class Runner(Protocol):
     """Where outcomes come from: ``outcome`` gives a check's outcome and how it was computed ("own", "shared",
     "own, fresh worker"); ``fresh`` computes it again on a model of its own in a worker that has run nothing
-    before it."""
+    before it; ``doubt`` says that the check's outcome from ``outcome`` failed: the worker that computed it, and
+    every outcome computed with it and not yet judged, are in doubt, and nothing more is taken from them."""
 
     def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]: ...
 
     def fresh(self, check: Check, request: Request) -> Outcome: ...
+
+    def doubt(self, check: Check) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -111,9 +117,11 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     else:
         outcome, model = runner.outcome(check, prepared.request)
     judgement = judge(prepared.expect, outcome, known=entry)
-    if (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN) and model != "own, fresh worker":
-        outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"
-        judgement = judge(prepared.expect, outcome, known=entry)
+    if entry is None and (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN):
+        runner.doubt(check)  # no check runs after a failure in its worker
+        if model != "own, fresh worker":
+            outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"
+            judgement = judge(prepared.expect, outcome, known=entry)
     fill(record, judgement, outcome, prepared.expect.output)
     record.model, record.duration = model, round(time.perf_counter() - start, 4)
     return record

@@ -271,6 +271,15 @@ class WorkerPool:
             self._retired = [w for w in self._retired if not w.reaped()] + [worker]
             self._spares[backend_ref] = self._start()
 
+    def recycle(self, backend_ref: str) -> None:
+        """The backend's worker is in doubt (a check it computed failed: the runtime may have left the process in
+        a state that changes later outcomes): it ends, and the next check goes to a new one, forked now."""
+        worker = self._workers.pop(backend_ref, None)
+        if worker is not None:
+            worker.retire()
+            self._retired = [w for w in self._retired if not w.reaped()] + [worker]
+            self._workers[backend_ref] = self._start()
+
     def run_batch(self, backend_ref: str, requests: list[Request]) -> list[Outcome] | None:
         """Several checks in one call; None if the batch failed in any way (a crash, a timeout, an exception):
         the caller then runs each check alone, so a crash is pinned on the check that causes it."""
