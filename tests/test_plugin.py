@@ -218,6 +218,15 @@ def test_outputs_beyond_the_budget_are_shape_only(project):
     assert check["actual"]["declared_shape"] == [4611686018427387904, 3, 1]
 
 
+@pytest.mark.parametrize("budget", ["0", "-1"])
+def test_an_output_budget_that_makes_every_check_shape_only_is_refused(project, budget):
+    """A budget of 0 would make every check shape-only: a backend that declares right and computes wrong
+    would pass everything."""
+    result, data = run(project, "--backend", "local", "--output-budget", budget)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and not data
+    result.stderr.fnmatch_lines([f"*--output-budget {budget}: give a positive number of MiB*"])
+
+
 def test_a_backend_that_eats_memory_gets_out_of_memory(project):
     result, data = run(project, "--backend", "tests.fake_backends:HogBackend", "--worker-memory", "1024",
                        "-k", "small_numpy", "--dtype", "f32")

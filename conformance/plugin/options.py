@@ -37,7 +37,7 @@ def add(parser: pytest.Parser) -> None:
                     help="address-space limit of each worker process in MiB; 0 for none (default 8192)")
     group.addoption("--output-budget", type=float, default=256, metavar="MIB",
                     help="a check whose output would exceed this is shape-only: nothing is allocated "
-                         "(default 256)")
+                         "(positive; default 256)")
     group.addoption("--check", action="append", default=None, metavar="GLOB",
                     help="only the checks whose name within their case matches, e.g. 'openvino-opset3-const-i64' "
                          "or '*-i64' (repeatable; a failure prints the command that reruns just its check)")

@@ -66,7 +66,11 @@ class State:
         self.shard = parse_shard(config.getoption("shard"))
         self.uncached = config.getoption("uncached")
         self.every_path = config.getoption("paths") == "all"
-        self.budget = int(config.getoption("output_budget") * 2**20)
+        budget = config.getoption("output_budget")
+        if not budget > 0:  # 0 would make every check shape-only, and a wrong implementation green
+            raise pytest.UsageError(f"--output-budget {budget:g}: give a positive number of MiB (default 256); "
+                                    f"a check whose output exceeds it only declares its shape")
+        self.budget = int(budget * 2**20)
         self.only = tuple(config.getoption("check") or ())
         option = config.getoption("cases")
         self.cases_dir = (Path(option) if option else config.rootpath / "cases").resolve()
