@@ -92,7 +92,7 @@ class Batcher:
             self.lone.update(c.name for c in batch)
             return self.pool.run(batch[0].backend_ref, request)
         self._batches += 1
-        for c, outcome in zip(batch, outcomes, strict=True):
+        for c in batch:
             self.batch_of[c.name] = self._batches
         for c, outcome in zip(batch[1:], outcomes[1:], strict=True):
             self.waiting[c.name] = outcome
