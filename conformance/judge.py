@@ -167,6 +167,20 @@ def judge_declared(expected_shape: tuple[int | None, ...] | None, expected_rule:
     return Judgement(v.PASS, "shape-only check: the declared shape is right")
 
 
+def plain_array(output: Any) -> np.ndarray | None:
+    """A backend's output as a plain ndarray of its own bytes: a subclass (a masked array, one with its own
+    ``!=``) or another array-like is judged by the values it holds, never by what it chooses to show or how it
+    compares. None if it is no array at all."""
+    if output is None or (type(output) is np.ndarray):
+        return output
+    if isinstance(output, np.ma.MaskedArray):
+        output = output.data  # every element, masked or not
+    try:
+        return np.asarray(output)  # a subclass: a view of its bytes as a plain ndarray
+    except Exception:  # noqa: BLE001 -- whatever the object does when asked for its values
+        return None
+
+
 def judge_outcome(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome, *,
                   shape_only: bool = False, expected_shape: tuple[int | None, ...] | None = None,
                   partial: bool = False) -> Judgement:
@@ -189,14 +203,17 @@ def judge_outcome(expected: np.ndarray | None, expected_rule: str | None, outcom
     if expected is None:
         if outcome.error is not None:
             return judge_rejection(outcome, expected_rule)
-        got = "no output" if outcome.output is None else f"output of shape {fmt_shape(outcome.output.shape)}"
+        out = plain_array(outcome.output)
+        got = "no output" if out is None else f"output of shape {fmt_shape(out.shape)}"
         return Judgement(v.ACCEPTED_INVALID, f"result={got}, but should be a rejection [{expected_rule}]")
     if outcome.error is not None:
         return Judgement(v.REJECTED_VALID, f"rejected at {outcome.stage}: {outcome.error}, "
                                            f"but should give shape {fmt_shape(expected.shape)}")
-    actual = outcome.output
-    if actual is None:
+    if outcome.output is None:
         return Judgement(v.ERROR, "adapter returned neither an output nor an error")
+    actual = plain_array(outcome.output)
+    if actual is None:
+        return Judgement(v.ERROR, f"adapter returned an output that is no array: {type(outcome.output).__name__}")
     if actual.shape != expected.shape:
         return Judgement(v.WRONG_SHAPE, f"out.shape={fmt_shape(actual.shape)}, but should be "
                                         f"{fmt_shape(expected.shape)}")

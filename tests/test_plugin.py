@@ -218,6 +218,22 @@ def test_outputs_beyond_the_budget_are_shape_only(project):
     assert check["actual"]["declared_shape"] == [4611686018427387904, 3, 1]
 
 
+def test_an_output_is_judged_by_the_values_it_holds(project):
+    """A fully masked array of zeros, and an ndarray subclass whose comparisons say "equal", are the zeros they
+    hold: wrong values, not a pass."""
+    result, data = run(project, "--backend", "tests.fake_backends:HidingOutputBackend", "-k", "small_numpy")
+    got = verdicts(data)
+    assert got["small_numpy[hiding-v3-f32]"] == "wrong_values" and got["small_numpy[hiding-v3-i8]"] == "wrong_values"
+    assert result.ret == 1
+
+
+def test_two_backends_of_one_name_are_refused(project):
+    """A plug-in named as a built-in backend would run beside it and merge into one column of the report."""
+    result, data = run(project, "--backend", "local", "--backend", "tests.fake_backends:ImpostorBackend")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and not data
+    result.stderr.fnmatch_lines(["*backends local and tests.fake_backends:ImpostorBackend are both named 'local'*"])
+
+
 @pytest.mark.parametrize("budget", ["0", "-1"])
 def test_an_output_budget_that_makes_every_check_shape_only_is_refused(project, budget):
     """A budget of 0 would make every check shape-only: a backend that declares right and computes wrong

@@ -50,6 +50,12 @@ class State:
             self.selection = paths.parse_selection(config.getoption("path") or ())
         except (BackendNotFound, TypeError, ValueError) as e:
             raise pytest.UsageError(str(e)) from e
+        named: dict[str, str] = {}
+        for ref, backend in self.backends.items():  # results, known differences and the report go by name
+            if backend.name in named:
+                raise pytest.UsageError(f"backends {named[backend.name]} and {ref} are both named {backend.name!r}: "
+                                        f"give a plug-in a name of its own (its class attribute `name`)")
+            named[backend.name] = ref
         modes = config.getoption("mode")
         self.modes = set(modes) if modes else None
         dtypes = config.getoption("dtype")

@@ -26,7 +26,7 @@ from conformance import verdicts as v
 from conformance.backends import Outcome, Request
 from conformance.cases import as_yaml_dims
 from conformance.data import DTYPES, make_data
-from conformance.judge import Expectation, Judgement, judge
+from conformance.judge import Expectation, Judgement, judge, plain_array
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
 
@@ -84,7 +84,7 @@ def record_for(check: Check, check_id: str, version: str | None, rerun: str) -> 
 
 
 def actual_of(outcome: Outcome) -> Actual:
-    out = outcome.output
+    out = plain_array(outcome.output)
     return Actual(shape=None if out is None else list(out.shape), dtype=None if out is None else str(out.dtype),
                   declared_shape=None if outcome.declared_shape is None else list(outcome.declared_shape),
                   error=outcome.error or outcome.crash or outcome.out_of_memory or outcome.adapter_error
