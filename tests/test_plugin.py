@@ -234,13 +234,24 @@ def test_two_backends_of_one_name_are_refused(project):
     result.stderr.fnmatch_lines(["*backends local and tests.fake_backends:ImpostorBackend are both named 'local'*"])
 
 
-@pytest.mark.parametrize("budget", ["0", "-1"])
-def test_an_output_budget_that_makes_every_check_shape_only_is_refused(project, budget):
-    """A budget of 0 would make every check shape-only: a backend that declares right and computes wrong
-    would pass everything."""
-    result, data = run(project, "--backend", "local", "--output-budget", budget)
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--output-budget", "0", "--output-budget 0: give a positive number of MiB"),  # every check shape-only
+    ("--output-budget", "-1", "--output-budget -1: give a positive number of MiB"),
+    ("--output-budget", "nan", "--output-budget nan: give a positive number of MiB"),
+    ("--check-timeout", "0", "--check-timeout 0: give a positive, finite number of seconds"),
+    ("--check-timeout", "-5", "--check-timeout -5: give a positive, finite number of seconds"),
+    ("--check-timeout", "inf", "--check-timeout inf: give a positive, finite number of seconds"),
+    ("--worker-memory", "10", "--worker-memory 10: give at least 1024 MiB*or 0 for no limit"),
+    ("--worker-memory", "-1", "--worker-memory -1: give at least 1024 MiB*"),
+    ("--known", "missing/local.yaml", "--known missing/local.yaml: no such file"),
+    ("--known", "cases/small.yaml", "--known cases/small.yaml: *no backend of this run is named 'small'*"),
+])
+def test_option_values_are_checked_before_anything_runs(project, option, value, says):
+    """A value that would make every verdict meaningless (everything shape-only, every check timed out or out of
+    memory) or a known-differences file that applies to nothing is a usage error that says why."""
+    result, data = run(project, "--backend", "local", option, value)
     assert result.ret == pytest.ExitCode.USAGE_ERROR and not data
-    result.stderr.fnmatch_lines([f"*--output-budget {budget}: give a positive number of MiB*"])
+    result.stderr.fnmatch_lines([f"*{says}*"])
 
 
 def test_a_backend_that_eats_memory_gets_out_of_memory(project):

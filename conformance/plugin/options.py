@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import re
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +64,35 @@ def add(parser: pytest.Parser) -> None:
     group.addoption("--compare", default=None, metavar="OLD.json",
                     help="an earlier results file: the report lists new failures, fixes and other changed verdicts "
                          "since it (read when the run starts, so it may be the --results file of the last run)")
+
+
+# A worker is a fork of a process that holds Python, numpy and the runtimes: below this address space it cannot
+# run a check at all (each check would be out_of_memory or a crash, a verdict on the limit, not the backend)
+MIN_WORKER_MEMORY_MIB = 1024
+
+
+def validate(config: pytest.Config, backend_names: set[str]) -> None:
+    """Option values checked before anything runs; a usage error names the option and what it takes."""
+    timeout = config.getoption("check_timeout")
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise pytest.UsageError(f"--check-timeout {timeout:g}: give a positive, finite number of seconds "
+                                f"(default 120)")
+    memory = config.getoption("worker_memory")
+    if not (memory == 0 or (math.isfinite(memory) and memory >= MIN_WORKER_MEMORY_MIB)):
+        raise pytest.UsageError(f"--worker-memory {memory:g}: give at least {MIN_WORKER_MEMORY_MIB} MiB (a worker "
+                                f"holds Python, numpy and the runtimes), or 0 for no limit (default 8192)")
+    budget = config.getoption("output_budget")
+    if not (math.isfinite(budget) and budget > 0):  # 0 would make every check shape-only: a wrong backend green
+        raise pytest.UsageError(f"--output-budget {budget:g}: give a positive number of MiB (default 256); "
+                                f"a check whose output exceeds it only declares its shape")
+    for name in config.getoption("known"):
+        stem = Path(name).stem
+        if not Path(name).is_file():
+            raise pytest.UsageError(f"--known {name}: no such file")
+        if stem not in backend_names:
+            raise pytest.UsageError(f"--known {name}: a known-differences file is named after the backend it is "
+                                    f"for (<backend>.yaml), and no backend of this run is named {stem!r} "
+                                    f"(this run's: {', '.join(sorted(backend_names))})")
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:

@@ -16,6 +16,7 @@ import pytest
 from conformance import known as known_mod
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
 from conformance.cases import CaseFileError, case_files, load_file
+from conformance.plugin import options
 from conformance.plugin.options import parse_shard, shard_of
 from conformance.results.run_log import RunLog
 from conformance.run import paths
@@ -56,6 +57,7 @@ class State:
                 raise pytest.UsageError(f"backends {named[backend.name]} and {ref} are both named {backend.name!r}: "
                                         f"give a plug-in a name of its own (its class attribute `name`)")
             named[backend.name] = ref
+        options.validate(config, set(named))
         modes = config.getoption("mode")
         self.modes = set(modes) if modes else None
         dtypes = config.getoption("dtype")
@@ -72,11 +74,7 @@ class State:
         self.shard = parse_shard(config.getoption("shard"))
         self.uncached = config.getoption("uncached")
         self.every_path = config.getoption("paths") == "all"
-        budget = config.getoption("output_budget")
-        if not budget > 0:  # 0 would make every check shape-only, and a wrong implementation green
-            raise pytest.UsageError(f"--output-budget {budget:g}: give a positive number of MiB (default 256); "
-                                    f"a check whose output exceeds it only declares its shape")
-        self.budget = int(budget * 2**20)
+        self.budget = int(config.getoption("output_budget") * 2**20)
         self.only = tuple(config.getoption("check") or ())
         option = config.getoption("cases")
         self.cases_dir = (Path(option) if option else config.rootpath / "cases").resolve()
