@@ -292,3 +292,13 @@ class HidingOutputBackend(LocalBackend):
 
 class ImpostorBackend(LocalBackend):
     """A plug-in that calls itself "local", as the built-in backend is named."""
+
+
+class EscapingBackend(LocalBackend):
+    """Rejects every input with a message full of terminal escape sequences: clear the screen, set the clipboard
+    (OSC 52), and a C1 CSI."""
+
+    name = "escaping"
+
+    def run(self, request: Request) -> Outcome:
+        return Outcome(error="bad\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07 input\x9b31m", stage="infer")

@@ -178,8 +178,9 @@ def test_not_applicable_is_a_skip_never_a_pass(project):
 def test_options_select_modes_and_dtypes(project):
     _, data = run(project, "--backend", "local", "--dtype", "i8")
     assert {c["dtype"] for c in data["checks"]} == {"i8"} and len(data["checks"]) == 4
-    _, data = run(project, "--backend", "local", "--mode", "explicit")
-    assert data["checks"] == []
+    result, data = run(project, "--backend", "local", "--mode", "explicit")  # no case of the mode: nothing runs
+    assert len(data["checks"]) == 4  # the last run's results are left as they were
+    result.stdout.fnmatch_lines(["*no check ran; the results and report of the last run are left as they were*"])
 
 
 def test_runs_under_xdist(project):
@@ -227,6 +228,17 @@ def test_an_output_is_judged_by_the_values_it_holds(project):
     assert result.ret == 1
 
 
+def test_text_from_a_backend_reaches_the_terminal_with_its_control_characters_escaped(project):
+    """An error message with escape sequences (clear the screen, set the clipboard) is shown escaped; the results
+    keep it as it was."""
+    result, data = run(project, "--backend", "tests.fake_backends:EscapingBackend", "-k", "small_numpy",
+                       "--dtype", "f32")
+    out = result.stdout.str() + result.stderr.str()
+    assert not any(c in out for c in "\x1b\x07\x9b")
+    assert "rejected at infer: bad\\x1b[2J\\x1b]52;c;cm0gLXJmIH4=\\x07 input\\x9b31m," in result.stdout.str()
+    assert {c["actual"]["error"] for c in data["checks"]} == {"bad\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07 input\x9b31m"}
+
+
 def test_two_backends_of_one_name_are_refused(project):
     """A plug-in named as a built-in backend would run beside it and merge into one column of the report."""
     result, data = run(project, "--backend", "local", "--backend", "tests.fake_backends:ImpostorBackend")
@@ -234,7 +246,20 @@ def test_two_backends_of_one_name_are_refused(project):
     result.stderr.fnmatch_lines(["*backends local and tests.fake_backends:ImpostorBackend are both named 'local'*"])
 
 
+@pytest.mark.parametrize("selects_nothing", [["-k", "no_such_case"], ["--mode", "explicit"]], ids=["k", "mode"])
+def test_a_run_that_runs_no_check_keeps_the_last_reports(project, selects_nothing):
+    """A typo in -k, or a selection no case has, runs nothing: the last run's results, stream and page stay."""
+    run(project, "--backend", "local")
+    out = project.path / "out"
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert {"results.json", "results.jsonl", "index.html"} <= set(before)
+    result, _ = run(project, "--backend", "local", *selects_nothing)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    result.stdout.fnmatch_lines(["*no check ran; the results and report of the last run are left as they were*"])
+
+
 @pytest.mark.parametrize(("option", "value", "says"), [
+    ("--dtype", "f33", "--dtype f33: no such element type; the suite's are bool, i4*"),
     ("--output-budget", "0", "--output-budget 0: give a positive number of MiB"),  # every check shape-only
     ("--output-budget", "-1", "--output-budget -1: give a positive number of MiB"),
     ("--output-budget", "nan", "--output-budget nan: give a positive number of MiB"),

@@ -17,6 +17,7 @@ from conformance import verdicts as v
 from conformance.cases import Case, CaseFileError, load_file
 from conformance.judge import judge
 from conformance.plugin.state import State
+from conformance.plugin.terminal_text import safe
 from conformance.results.record import CaseRecord, CheckRecord
 from conformance.run import generated
 from conformance.run.execute import execute, fill, record_for
@@ -80,7 +81,7 @@ class CaseFile(pytest.File):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFileError):
-            return str(excinfo.value)
+            return safe(str(excinfo.value))
         # pytest.Collector.repr_failure takes no style (it picks the traceback style itself); pytest asks a
         # collector with excinfo only, so style is always None here.
         return super().repr_failure(excinfo)
@@ -136,9 +137,9 @@ class CaseItem(pytest.Item):
         if failures:
             raise CheckFailure("\n".join(failures))
         if all(o == "skipped" for o in outcomes):
-            pytest.skip(records[0].message or "")
+            pytest.skip(safe(records[0].message or ""))
         if all(o in ("xfailed", "skipped") for o in outcomes):
-            pytest.xfail("; ".join(dict.fromkeys(r.message or "" for r in records if r.verdict == v.KNOWN)))
+            pytest.xfail(safe("; ".join(dict.fromkeys(r.message or "" for r in records if r.verdict == v.KNOWN))))
 
     def _run(self, check: Check, record: CheckRecord) -> CheckRecord:
         """One check, judged, into its record."""
@@ -161,7 +162,7 @@ class CaseItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, (CheckFailure, pytest.xfail.Exception)):
             # the message is the whole story; pytest's traceback of it would parse source files (~0.2 s each)
-            return str(excinfo.value)
+            return safe(str(excinfo.value))
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -227,7 +228,7 @@ class GeneratedItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CheckFailure):
-            return str(excinfo.value)
+            return safe(str(excinfo.value))
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

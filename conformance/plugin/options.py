@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from conformance.backends import BUILTIN
+from conformance.data import DTYPES
 from conformance.run import generated
 
 
@@ -85,6 +86,10 @@ def validate(config: pytest.Config, backend_names: set[str]) -> None:
     if not (math.isfinite(budget) and budget > 0):  # 0 would make every check shape-only: a wrong backend green
         raise pytest.UsageError(f"--output-budget {budget:g}: give a positive number of MiB (default 256); "
                                 f"a check whose output exceeds it only declares its shape")
+    unknown = [d for d in config.getoption("dtype") or () if d not in DTYPES]
+    if unknown:
+        raise pytest.UsageError(f"--dtype {unknown[0]}: no such element type; the suite's are "
+                                f"{', '.join(DTYPES)}")
     for name in config.getoption("known"):
         stem = Path(name).stem
         if not Path(name).is_file():

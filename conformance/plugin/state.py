@@ -18,6 +18,7 @@ from conformance.backends import BUILTIN, Backend, BackendNotFound, load
 from conformance.cases import CaseFileError, case_files, load_file
 from conformance.plugin import options
 from conformance.plugin.options import parse_shard, shard_of
+from conformance.plugin.terminal_text import safe
 from conformance.results.run_log import RunLog
 from conformance.run import paths
 from conformance.run.batching import Alone, Batcher
@@ -205,4 +206,4 @@ class State:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.in_xdist_worker:
             for line in self.log.summary_lines():
-                terminalreporter.write_line(line)
+                terminalreporter.write_line(safe(line))

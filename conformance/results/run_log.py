@@ -76,6 +76,7 @@ class RunLog:
         self.cases: dict[str, dict[str, Any]] = {}
         self.stream: results.Stream | None = None
         self.compare: results.Results | Path | None = None
+        self.kept = False  # no check ran: the last run's results and report were left as they were
 
     @property
     def runs_nothing(self) -> bool:
@@ -94,10 +95,17 @@ class RunLog:
                 self.compare = load(compare)
             except Unusable:
                 self.compare = compare  # the report names the problem
-        path = self._path("results")
-        if path is not None:
+
+    def _stream(self, entry: dict[str, Any]) -> None:
+        """One line of ``<results>.jsonl``, which is opened with the first: a run that runs nothing leaves the
+        last run's files as they are."""
+        if self.stream is None:
+            path = self._path("results")
+            if path is None:
+                return
             self.stream = results.Stream(path.with_suffix(".jsonl"), {
                 "run": self._run_info, "backends": {b.name: b.describe() for b in self.backends.values()}})
+        self.stream.write(entry)
 
     @functools.cached_property
     def _run_info(self) -> dict[str, Any]:
@@ -111,19 +119,16 @@ class RunLog:
         """A case some check ran on (each test item sends its own: no process reads the case files again)."""
         if case_id not in self.cases:
             self.cases[case_id] = data
-            if self.stream is not None:
-                self.stream.write({"case": case_id, "data": data})
+            self._stream({"case": case_id, "data": data})
 
     def add_check(self, record: dict[str, Any]) -> None:
         self.checks.append(record)
-        if self.stream is not None:
-            self.stream.write({"check": record})
+        self._stream({"check": record})
 
     def add_collection_error(self, error: dict[str, Any]) -> None:
         if error not in self.collection_errors:  # every xdist worker collects, and reports, the same error
             self.collection_errors.append(error)
-            if self.stream is not None:
-                self.stream.write({"collection_error": error})
+            self._stream({"collection_error": error})
 
     def _path(self, option: str) -> Path | None:
         value = self.config.getoption(option)
@@ -153,6 +158,9 @@ class RunLog:
 
     def finish(self, session: pytest.Session, restricted: bool = False) -> None:
         if self.runs_nothing:
+            return
+        if not self.checks and not self.collection_errors:  # a -k or option that selects nothing, a refusal
+            self.kept = True
             return
         interrupted = (session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
                        or bool(session.shouldfail))
@@ -195,4 +203,6 @@ class RunLog:
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
         lines += [f"conformance: wrote {p}" for p in self.written]
+        if self.kept:
+            lines.append("conformance: no check ran; the results and report of the last run are left as they were")
         return lines
