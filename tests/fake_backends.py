@@ -302,3 +302,19 @@ class EscapingBackend(LocalBackend):
 
     def run(self, request: Request) -> Outcome:
         return Outcome(error="bad\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07 input\x9b31m", stage="infer")
+
+
+class LoneModelBugBackend(LocalBackend):
+    """Right in a shared model, wrong alone: run flips the first byte of every i64 output, run_many does not (the
+    other way round from SharedModelBugBackend)."""
+
+    name = "lonebug"
+
+    def run(self, request: Request) -> Outcome:
+        outcome = super().run(request)
+        if outcome.output is not None and outcome.output.dtype == np.int64 and outcome.output.size:
+            outcome.output.view(np.uint8).reshape(-1)[0] ^= 0xFF
+        return outcome
+
+    def run_many(self, requests: list[Request]) -> list[Outcome]:
+        return [LocalBackend.run(self, r) for r in requests]

@@ -132,6 +132,26 @@ def test_no_check_runs_after_a_failure_in_its_worker(suite_dir: Path, mode: list
     assert {c["verdict"] for c in i64} == {"wrong_values"}, [(c["id"], c["verdict"], c["model"]) for c in i64]
 
 
+def test_a_backend_whose_lone_and_shared_runs_disagree_is_caught(suite_dir: Path) -> None:
+    """A sample of the passing shared checks is computed on a model of its own as well: a backend that is right
+    in a shared model and wrong alone fails those checks (each then confirmed in a fresh worker)."""
+    from conformance.run.execute import sampled_alone
+
+    many = "group: rule\ncases:\n" + "".join(
+        f"  - id: lone_{k}\n    mode: numpy\n    data_shape: [{k}, 1]\n    target_shape: [2, {k}, 3]\n"
+        f"    expect: {{shape: [2, {k}, 3]}}\n    spec_ref: \"003_38ca088f58e9a6c7.txt#Examples\"\n"
+        f"    dtypes: [i64, u8]\n"
+        for k in range(1, 41))
+    (suite_dir / "cases" / "lone.yaml").write_text(many)
+    data = run_suite(suite_dir, "-p", "conformance.plugin", "--backend", "tests.fake_backends:LoneModelBugBackend")
+    checks = [c for c in data["checks"] if c["case"].startswith("lone_")]
+    sampled = [c for c in checks if sampled_alone(c["id"].split("::")[1])]
+    assert {c["dtype"] for c in sampled} == {"i64", "u8"}  # both kinds are in the sample
+    assert {(c["dtype"], c["verdict"], c["model"]) for c in sampled} == {
+        ("i64", "wrong_values", "own, then fresh worker"), ("u8", "pass", "shared, also own")}
+    assert {(c["verdict"], c["model"]) for c in checks if c not in sampled} == {("pass", "shared")}
+
+
 SAMPLE_FILES = ["spec_broadcast_rules.yaml", "scalars_zero_size.yaml", "bidirectional_rules.yaml",
                 "explicit_rules.yaml"]
 

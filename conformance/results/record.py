@@ -32,7 +32,8 @@ FORMATS = (FORMAT, FORMAT_1)
 # How the outcome that decided a check was computed: in a model of its own or a shared one; an outcome that failed
 # in a worker that had run other checks is computed again on a model of its own in a fresh worker (that counts).
 MODELS = ("own", "shared", "own, fresh worker", "own, then fresh worker", "shared, then fresh worker",
-          "shared, then own")  # the last: format /1 and runs before fresh-worker confirmation
+          "shared, then own",  # format /1 and runs before fresh-worker confirmation
+          "shared, also own")  # a passing shared check of the sample computed on a model of its own too, passing
 # Where an implementation's rejection or failure came from (conformance.backends.Outcome.stage).
 STAGES = ("build", "validate", "compile", "infer", "worker")
 

@@ -194,12 +194,13 @@ class RunLog:
         for column, counts in sorted(per_backend.items()):
             lines.append(f"conformance {column}: " + ", ".join(f"{n} {k}" for k, n in counts.most_common()))
         models = Counter(r.get("model") for r in self.checks)
-        shared = models["shared"] + models["shared, then fresh worker"]
+        shared = models["shared"] + models["shared, then fresh worker"] + models["shared, also own"]
         confirmed = models["own, then fresh worker"] + models["shared, then fresh worker"]
         if shared or confirmed:
             lines.append(f"conformance: {shared} checks computed in models shared with others; {confirmed} failed "
                          "in a worker that had run other checks and ran again in a fresh one, which decided their "
-                         "verdict")
+                         f"verdict; {models['shared, also own']} passing ones were computed on a model of their "
+                         "own as well (a sample), and agreed")
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
         lines += [f"conformance: wrote {p}" for p in self.written]

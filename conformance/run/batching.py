@@ -46,6 +46,9 @@ class Alone:
     def doubt(self, check: Check) -> None:
         self.pool.recycle(check.backend_ref)
 
+    def alone(self, check: Check, request: Request) -> Outcome:
+        return self.pool.run(check.backend_ref, request)
+
 
 class Batcher:
     def __init__(self, pool: Any, known: dict[str, list[known_mod.Known]], versions: dict[str, str | None],
@@ -141,3 +144,6 @@ class Shared:
 
     def doubt(self, check: Check) -> None:
         self.batcher.doubt(check)
+
+    def alone(self, check: Check, request: Request) -> Outcome:
+        return self.batcher.pool.run(check.backend_ref, request)

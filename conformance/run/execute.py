@@ -9,11 +9,14 @@ difference describes goes there at once). Nothing runs after a failure in its wo
 failed is replaced, and the outcomes computed together with it in one shared model are computed again, so a
 runtime that leaves its process in a state that hides a later bug (a changed floating-point mode) cannot make a
 later check pass; the record says how the deciding outcome was computed (``model``:
-"own", "shared", "own, fresh worker", "own, then fresh worker", "shared, then fresh worker").
+"own", "shared", "own, fresh worker", "own, then fresh worker", "shared, then fresh worker", and "shared, also own" for
+the deterministic sample of passing shared checks that are computed on a model of their own as well, to catch a
+backend whose shared and lone runs disagree).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from typing import Protocol
@@ -30,6 +33,16 @@ from conformance.judge import Expectation, Judgement, judge, plain_array
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
 
+# One passing shared check in SAMPLE_ALONE is computed again on a model of its own (a deterministic sample, by a
+# hash of its name): a backend whose run_many and run disagree is caught in a default run.
+SAMPLE_ALONE = 32
+
+
+def sampled_alone(check_name: str) -> bool:
+    """A passing shared check that is computed alone as well (the same checks in every run)."""
+    digest = hashlib.blake2b(check_name.encode(), digest_size=8).digest()  # crc32 is linear: names that differ
+    return int.from_bytes(digest, "big") % SAMPLE_ALONE == 0  # only in their type fell in or out together
+
 
 class Runner(Protocol):
     """Where outcomes come from: ``outcome`` gives a check's outcome and how it was computed ("own", "shared",
@@ -42,6 +55,8 @@ class Runner(Protocol):
     def fresh(self, check: Check, request: Request) -> Outcome: ...
 
     def doubt(self, check: Check) -> None: ...
+
+    def alone(self, check: Check, request: Request) -> Outcome: ...
 
 
 @dataclass(frozen=True)
@@ -117,6 +132,13 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     else:
         outcome, model = runner.outcome(check, prepared.request)
     judgement = judge(prepared.expect, outcome, known=entry)
+    if model == "shared" and judgement.verdict == v.PASS and sampled_alone(check.name):
+        alone = runner.alone(check, prepared.request)  # does the backend's run agree with its run_many?
+        alone_judgement = judge(prepared.expect, alone, known=entry)
+        if alone_judgement.verdict == v.PASS:
+            model = "shared, also own"
+        else:  # the model of its own decides, through the failure's road below
+            outcome, judgement, model = alone, alone_judgement, "own"
     if entry is None and (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN):
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
