@@ -635,9 +635,16 @@ def test_cli_merges_files_and_writes_the_report(tmp_path, capsys):
     ("{not json", "not a results file"),
     (json.dumps({"format": "something-else/1"}), "not a results file"),
     (json.dumps({"format": results.FORMAT}), "malformed results"),
+    ("[" * 100_000 + "]" * 100_000, "not a results file: nested too deeply to read"),
+    (json.dumps([1, 2]), "not a results file"),
+    ('{"format": NaN}', "not a results file"),
+    ('{"header": {"run": {}}}\nnot json\n{"footer": {"complete": true}}\n',
+     "malformed results: line 2 of the stream is not an entry: 'not json\\n'"),
+    ('{"header": {"run": {}}}\n[1]\n', "malformed results: line 2 of the stream is not an entry"),
 ])
 def test_cli_refuses_a_bad_file_with_status_2(tmp_path, capsys, content, problem):
-    bad = tmp_path / "bad.json"
+    """Whatever the file holds, a one-line error with status 2 and no page, never a traceback."""
+    bad = tmp_path / ("bad.jsonl" if content and content.startswith('{"header"') else "bad.json")
     if content is not None:
         bad.write_text(content)
     out = tmp_path / "index.html"

@@ -63,6 +63,8 @@ def load(path: Path) -> Results:
         problem = f"cannot read it: {e}"
     except json.JSONDecodeError as e:
         problem = f"not a results file: {e}"
+    except RecursionError:  # arrays or objects nested thousands deep: json (and anything after it) gives up
+        problem = "not a results file: nested too deeply to read"
     except ValueError as e:  # a wrong "format", or a document without its run or checks
         problem = str(e) if str(e).startswith("malformed") else f"not a results file: {e}"
     except (TypeError, AttributeError) as e:  # the right format, but a record of the wrong shape

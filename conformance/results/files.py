@@ -118,7 +118,8 @@ class Stream:
 
 
 def load_stream(path: Path) -> Results:
-    """The results of a (possibly interrupted) JSON-lines stream; a torn last line is ignored. A stream whose
+    """The results of a (possibly interrupted) JSON-lines stream; a torn last line is ignored, any other line
+    that is not an entry is an error naming it (the stream was damaged, or two runs wrote it). A stream whose
     header names no format is of format /1 (before the redesign)."""
     header: dict[str, Any] = {}
     footer: dict[str, Any] | None = None
@@ -126,23 +127,26 @@ def load_stream(path: Path) -> Results:
     checks: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     with open(path, encoding="utf-8") as f:
-        for text in f:
-            try:
-                line = json.loads(text)
-            except json.JSONDecodeError:
+        texts = f.readlines()
+    for number, text in enumerate(texts, 1):
+        try:
+            line = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            line = None
+        if not isinstance(line, dict):
+            if number == len(texts) and not text.endswith("\n"):
                 continue  # the line being written when the run was killed
-            if not isinstance(line, dict):
-                continue
-            if "header" in line:
-                header = line["header"]
-            elif "case" in line:
-                cases[line["case"]] = line["data"] or CaseRecord().to_json()
-            elif "check" in line:
-                checks.append(line["check"])
-            elif "collection_error" in line:
-                errors.append(line["collection_error"])
-            elif "footer" in line:
-                footer = line["footer"]
+            raise ValueError(f"malformed results: line {number} of the stream is not an entry: {text[:80]!r}")
+        if "header" in line:
+            header = line["header"]
+        elif "case" in line:
+            cases[line["case"]] = line["data"] or CaseRecord().to_json()
+        elif "check" in line:
+            checks.append(line["check"])
+        elif "collection_error" in line:
+            errors.append(line["collection_error"])
+        elif "footer" in line:
+            footer = line["footer"]
     if not header:
         raise ValueError(f"{path}: no header line: not a results stream")
     run = {**header.get("run", {}), **(footer or {}), "complete": bool(footer and footer.get("complete"))}
