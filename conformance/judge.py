@@ -171,12 +171,10 @@ def plain_array(output: Any) -> np.ndarray | None:
     """A backend's output as a plain ndarray of its own bytes: a subclass (a masked array, one with its own
     ``!=``) or another array-like is judged by the values it holds, never by what it chooses to show or how it
     compares. None if it is no array at all."""
-    if output is None or (type(output) is np.ndarray):
-        return output
-    if isinstance(output, np.ma.MaskedArray):
-        output = output.data  # every element, masked or not
+    if output is None:
+        return None
     try:
-        return np.asarray(output)  # a subclass: a view of its bytes as a plain ndarray
+        return np.asarray(output)  # a subclass (a masked array too: every element): its bytes as a plain ndarray
     except Exception:  # noqa: BLE001 -- whatever the object does when asked for its values
         return None
 

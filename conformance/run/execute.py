@@ -139,7 +139,7 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
             model = "shared, also own"
         else:  # the model of its own decides, through the failure's road below
             outcome, judgement, model = alone, alone_judgement, "own"
-    if entry is None and (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN):
+    if entry is None and judgement.verdict in v.FAILING:  # (known_difference needs an entry)
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
             outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"

@@ -267,8 +267,7 @@ class WorkerPool:
         except Exception as e:
             return self._failed(e)
         finally:
-            worker.retire()
-            self._retired = [w for w in self._retired if not w.reaped()] + [worker]
+            self._retire(worker)
             self._spares[backend_ref] = self._start()
 
     def recycle(self, backend_ref: str) -> None:
@@ -276,9 +275,13 @@ class WorkerPool:
         a state that changes later outcomes): it ends, and the next check goes to a new one, forked now."""
         worker = self._workers.pop(backend_ref, None)
         if worker is not None:
-            worker.retire()
-            self._retired = [w for w in self._retired if not w.reaped()] + [worker]
+            self._retire(worker)
             self._workers[backend_ref] = self._start()
+
+    def _retire(self, worker: _Worker) -> None:
+        """Ask it to end, without waiting; kept until reaped (close stops any still running)."""
+        worker.retire()
+        self._retired = [w for w in self._retired if not w.reaped()] + [worker]
 
     def run_batch(self, backend_ref: str, requests: list[Request]) -> list[Outcome] | None:
         """Several checks in one call; None if the batch failed in any way (a crash, a timeout, an exception):
