@@ -3,7 +3,11 @@ and no YAML tag constructs an object."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,7 +56,16 @@ MALFORMED = [
     ("unknown_mode", with_line("mode: numpy", "mode: sideways"), 4, "'sideways' is not one of"),
     ("axes_in_numpy_mode", with_line("mode: numpy", "mode: numpy\n    axes_mapping: [1]"), 3,
      "expect.shape=[2, 3], but the reference rejects it"),
-    ("bad_id", good("Not-An-Id"), 3, "does not match '^[a-z0-9_]+$'"),
+    ("bad_id", good("Not-An-Id"), 3, "cases/0/id: 'Not-An-Id' does not match"),
+    ("id_with_trailing_newline", good('"fine\\n"'), 3, "cases/0/id: 'fine\\n' does not match"),
+    ("integer_written_as_float", with_line("data_shape: [3]", "data_shape: [3.0]"), 5,
+     "cases/0/data_shape/0: 3.0 is not of type 'integer'"),
+    ("target_value_as_float", with_line("target_shape: [2, 3]", "target_shape: [2, 3.0]"), 6,
+     "cases/0/target_shape/1: 3.0 is not of type 'integer'"),
+    ("target_rank_above_64", with_line("target_shape: [2, 3]", f"target_shape: {[1] * 65}"), 6,
+     "cases/0/target_shape: [1, 1,"),
+    ("expected_rank_above_64", with_line("{shape: [2, 3]}", f"{{shape: {[1] * 65}}}"), 7,
+     "cases/0/expect/shape: [1, 1,"),
     ("both_expectations", with_line("{shape: [2, 3]}", "{shape: [2, 3], reject: numpy_dim}"), 7,
      "cases/0/expect"),
     ("python_object_apply", "group: !!python/object/apply:os.system ['touch {marker}']\ncases: []\n", 1,
@@ -135,3 +148,58 @@ def test_a_complex_key_is_an_error_not_a_crash(tmp_path: Path) -> None:
     _, errors = load_all(cases, tmp_path)
     assert str(errors[cases / "bad.yaml"]) == ("cases/bad.yaml:2: a mapping key must be a plain name, "
                                                "not a list or mapping")
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A 3 GB case file (sparse here) is refused from its size: loaded in a process that may use 1 GiB of address
+    space beyond what it holds, reading it whole would fail with MemoryError instead."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    with open(cases / "huge.yaml", "wb") as f:
+        f.truncate(3 * 2**30)
+    (cases / "fine.yaml").write_text(good(), encoding="utf-8")
+    script = f"""
+import resource, sys
+from pathlib import Path
+from conformance.cases import load_all
+used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + 2**30, resource.RLIM_INFINITY))
+loaded, errors = load_all(Path({str(cases)!r}), Path({str(tmp_path)!r}))
+print([str(e) for e in errors.values()], [c.id for cs in loaded.values() for c in cs])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ("['cases/huge.yaml:1: file is 3221.2 MB, but a case file may hold at most 1 MB: "
+                                   "split it'] ['fine']")
+
+
+def test_what_cannot_be_read_is_named_next_to_what_can(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loader's view of the case directory (also what the run's type coverage reads): a folder that cannot be
+    listed, a link to a folder, a FIFO (opening it must not wait for a writer), a link to nothing: each an error
+    naming it; an upper-case suffix and a link to a case file are read."""
+    cases = tmp_path / "cases"
+    (cases / "locked").mkdir(parents=True)
+    (cases / "locked" / "a.yaml").write_text(good("in_locked"), encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "shared.yaml").write_text(good("shared"), encoding="utf-8")
+    (cases / "folder_link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (cases / "file_link.yaml").symlink_to(tmp_path / "elsewhere" / "shared.yaml")
+    (cases / "LOUD.YML").write_text(good("loud"), encoding="utf-8")
+    os.mkfifo(cases / "pipe.yaml")
+    (cases / "nothing.yaml").symlink_to(tmp_path / "missing.yaml")
+    scandir = os.scandir
+
+    def refusing(path: Any = ".") -> Any:
+        if not isinstance(path, int) and os.fspath(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    loaded, errors = load_all(cases, tmp_path)
+    assert sorted(c.id for cs in loaded.values() for c in cs) == ["loud", "shared"]
+    assert {str(e) for e in errors.values()} == {
+        "cases/locked: directory cannot be read: Permission denied; its case files were not run",
+        "cases/folder_link: a symbolic link to a directory: the suite reads the case directory's own folders only "
+        "(a link may lead outside it, or back into it); link the case files themselves, or copy them",
+        "cases/pipe.yaml: not a regular file: a case file must be one",
+        "cases/nothing.yaml: cannot be read: No such file or directory"}

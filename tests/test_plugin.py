@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -95,6 +96,66 @@ def test_a_malformed_file_is_a_collection_error_and_the_rest_runs(project):
     assert len(data["checks"]) == 10 and set(verdicts(data).values()) == {"pass"}
     assert data["collection_errors"][0]["file"] == "cases/broken.yaml"
     assert data["collection_errors"][0]["line"] == 3
+
+
+LOCKED = """\
+import os
+
+_scandir, _listdir = os.scandir, os.listdir
+
+
+def _refuse(path):
+    if not isinstance(path, int) and os.fspath(path).endswith("locked"):
+        raise PermissionError(13, "Permission denied", os.fspath(path))
+
+
+def scandir(path="."):
+    _refuse(path)
+    return _scandir(path)
+
+
+def listdir(path="."):
+    _refuse(path)
+    return _listdir(path)
+
+
+os.scandir, os.listdir = scandir, listdir
+"""
+
+
+def test_what_the_case_directory_cannot_give_is_named_and_the_rest_runs(project):
+    """A folder the system will not list (as root nothing is refused, so a plug-in refuses it), a link to a folder,
+    a FIFO, a link to nothing and a file over the size limit (sparse: 3 GB, checked before reading): each a
+    collection error naming it; an upper-case suffix and a link to a case file elsewhere are read."""
+    cases = project.path / "cases"
+    (cases / "locked").mkdir()
+    (cases / "locked" / "hidden.yaml").write_text(CASES.replace("small_", "hidden_"))
+    elsewhere = project.path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "shared.yaml").write_text(CASES.split("  - id: small_rank2")[0].replace("small_", "shared_"))
+    (cases / "folder_link").symlink_to(elsewhere, target_is_directory=True)
+    (cases / "file_link.yaml").symlink_to(elsewhere / "shared.yaml")
+    (cases / "SHOUTED.YAML").write_text(CASES.split("  - id: small_rank2")[0].replace("small_", "shouted_"))
+    os.mkfifo(cases / "pipe.yaml")
+    (cases / "nothing.yaml").symlink_to(project.path / "no_such_file.yaml")
+    with open(cases / "huge.yaml", "wb") as f:
+        f.truncate(3 * 2**30)
+    (project.path / "lock_folders.py").write_text(LOCKED)
+    result, data = run(project, "--backend", "local", "-p", "lock_folders")
+    errors = {e["file"]: e["message"] for e in data["collection_errors"]}
+    assert errors == {
+        "cases/locked": "directory cannot be read: Permission denied; its case files were not run",
+        "cases/folder_link": "a symbolic link to a directory: the suite reads the case directory's own folders only "
+                             "(a link may lead outside it, or back into it); link the case files themselves, or "
+                             "copy them",
+        "cases/pipe.yaml": "not a regular file: a case file must be one",
+        "cases/nothing.yaml": "cannot be read: No such file or directory",
+        "cases/huge.yaml": "file is 3221.2 MB, but a case file may hold at most 1 MB: split it",
+    }, errors
+    assert {c["case"] for c in data["checks"]} == {"small_numpy", "small_rank2", "small_reject", "shared_numpy",
+                                                   "shouted_numpy"}
+    assert set(verdicts(data).values()) == {"pass"}
+    assert result.ret != 0  # collection errors fail the run
 
 
 def test_a_duplicate_id_names_both_places(project):

@@ -8,6 +8,7 @@ YAML safely is conformance/cases/yaml_file.py's; the schema is conformance/cases
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,11 @@ def check_expectation(case: Case) -> str | None:
 def _schema_error(validator: Any, data: Any, root: Any, at: list[Any], name: str) -> None:
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
-        err = min(errors, key=lambda e: len(e.absolute_path))  # the outermost problem explains the rest
+        # The outermost problem explains the rest; of those, a plain one before "not valid under any of the given
+        # schemas" (oneOf), which is told by the problem of the alternative that got furthest: the deepest
+        err = min(errors, key=lambda e: (len(e.absolute_path), e.validator in ("oneOf", "anyOf")))
+        while err.validator in ("oneOf", "anyOf") and err.context:
+            err = max(err.context, key=lambda e: len(e.absolute_path))
         path = [*at, *err.absolute_path]
         where = "/".join(map(str, path)) or "top level"
         raise CaseFileError(name, node_at(root, path).start_mark.line + 1, f"{where}: {err.message}")
@@ -121,12 +126,17 @@ def case_from(raw: dict[str, Any], name: str, line: int, group: str, text: str) 
         shape_dtypes=tuple(raw.get("shape_dtypes", ("i64",))), text=text)
 
 
+def display_name(path: Path, root_dir: Path) -> str:
+    """How errors and results name a file: relative to the project root where it is under it."""
+    try:
+        return path.relative_to(root_dir).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
 def load_file(path: Path, root_dir: Path) -> list[Case]:
     """Every case of one file, or CaseFileError for the first problem found."""
-    try:
-        name = path.relative_to(root_dir).as_posix()
-    except ValueError:
-        name = path.as_posix()
+    name = display_name(path, root_dir)
     data, root, text = parse(path, name)
     _schema_error(file_validator(), data, root, [], name)
     lines = text.splitlines()
@@ -148,8 +158,47 @@ def load_file(path: Path, root_dir: Path) -> list[Case]:
     return cases
 
 
+CASE_SUFFIXES = (".yaml", ".yml")  # in any case: a.YAML is a case file too
+
+
+def is_case_file(path: Path) -> bool:
+    return path.suffix.lower() in CASE_SUFFIXES
+
+
+def linked_directory(path: Path) -> CaseFileError:
+    return CaseFileError(path.as_posix(), None, "a symbolic link to a directory: the suite reads the case "
+                                                "directory's own folders only (a link may lead outside it, or "
+                                                "back into it); link the case files themselves, or copy them")
+
+
+def unreadable_directory(path: Path, error: OSError) -> CaseFileError:
+    return CaseFileError(path.as_posix(), None, f"directory cannot be read: {error.strerror or error}; its case "
+                                                "files were not run")
+
+
+def scan(cases_dir: Path, root_dir: Path | None = None) -> tuple[list[Path], dict[Path, CaseFileError]]:
+    """The case files under cases_dir (a name ending .yaml or .yml, in any case; a link to a file is read
+    through), in path order, and what cannot be: a directory that cannot be listed, a link to a directory.
+    A case file that cannot be read (not a regular file, no permission) is named when it is (load_file)."""
+    root_dir = root_dir or cases_dir.parent
+    files: list[Path] = []
+    problems: dict[Path, CaseFileError] = {}
+
+    def unreadable(error: OSError) -> None:
+        path = Path(error.filename)
+        problems[path] = unreadable_directory(Path(display_name(path, root_dir)), error)
+
+    for folder, dirs, names in os.walk(cases_dir, onerror=unreadable):
+        here = Path(folder)
+        for d in dirs:
+            if (here / d).is_symlink():
+                problems[here / d] = linked_directory(Path(display_name(here / d, root_dir)))
+        files += [here / n for n in names if is_case_file(here / n)]
+    return sorted(files), problems
+
+
 def case_files(cases_dir: Path) -> list[Path]:
-    return sorted(p for p in cases_dir.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    return scan(cases_dir)[0]
 
 
 def load_all(cases_dir: Path, root_dir: Path | None = None) -> tuple[dict[Path, list[Case]],
@@ -162,7 +211,9 @@ def load_all(cases_dir: Path, root_dir: Path | None = None) -> tuple[dict[Path, 
     loaded: dict[Path, list[Case]] = {}
     errors: dict[Path, CaseFileError] = {}
     first: dict[str, Case] = {}
-    for path in case_files(cases_dir):
+    paths, problems = scan(cases_dir, root_dir)
+    errors.update(problems)
+    for path in paths:
         try:
             cases = load_file(path, root_dir)
         except CaseFileError as e:
@@ -183,4 +234,5 @@ def load_all(cases_dir: Path, root_dir: Path | None = None) -> tuple[dict[Path, 
 
 
 __all__ = ["GENERATED", "GROUPS", "Case", "CaseFileError", "as_yaml_dims", "case_files", "check_expectation",
-           "dims_from_yaml", "load_all", "load_file"]
+           "dims_from_yaml", "display_name", "is_case_file", "linked_directory", "load_all", "load_file", "scan",
+           "unreadable_directory"]

@@ -20,6 +20,8 @@ SCHEMA_PATH = Path(__file__).with_name("case.schema.json")
 GROUPS = ("spec_example", "rule", "interpretation", "edge", "upstream", "found", "generated")
 GENERATED = "generated"
 FILE_GROUPS = tuple(g for g in GROUPS if g != GENERATED)
+# numpy holds at most 64 dimensions: neither the reference nor the harness could make a tensor of higher rank
+MAX_RANK = 64
 SHAPE_TYPES = tuple(t for t in DTYPES if t in INTEGERS and t not in ("i4", "u4"))
 
 DEFS: dict[str, Any] = {
@@ -32,7 +34,8 @@ DEFS: dict[str, Any] = {
 }
 
 COMMON: dict[str, Any] = {
-    "id": {"type": "string", "pattern": "^[a-z0-9_]+$", "maxLength": 100,
+    # (?!.*\n): "$" also matches before a final newline, so "name\n" would pass "^[a-z0-9_]+$" alone
+    "id": {"type": "string", "pattern": "^(?!.*\\n)[a-z0-9_]+$", "maxLength": 100,
            "description": "Unique over all case files: the pytest node id and the report row."},
     "op": {"type": "string", "description": "The operation: a built-in op (broadcast, the default) or the module "
                                             "path of an op package."},
@@ -73,7 +76,8 @@ def _expect(op: ops.Op) -> dict[str, Any]:
     return {"description": "The outcome the spec prescribes: an output shape, or a rejection naming the rule "
                            "broken.",
             "oneOf": [{"type": "object", "additionalProperties": False, "required": ["shape"],
-                       "properties": {"shape": {"type": "array", "items": {"$ref": "#/$defs/partial_dim"}}}},
+                       "properties": {"shape": {"type": "array", "items": {"$ref": "#/$defs/partial_dim"},
+                                                "maxItems": MAX_RANK}}},
                       {"type": "object", "additionalProperties": False, "required": ["reject"],
                        "properties": {"reject": {"enum": list(op.rules)}}}]}
 
@@ -84,16 +88,26 @@ def case_definition(op: ops.Op) -> dict[str, Any]:
             "properties": {**COMMON, **op.schema["properties"], "expect": _expect(op)}}
 
 
+def _strict_integer(_: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+# JSON Schema counts 3.0 as an integer; a case file means 3 or it made a mistake (YAML reads 3.0 as a float, which
+# the harness would then hand to the runtimes): an integer is written as one.
+StrictValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
+
+
 @cache
-def case_validator(op_name: str) -> jsonschema.Draft202012Validator:
+def case_validator(op_name: str) -> Any:
     op = ops.get(op_name)
-    return jsonschema.Draft202012Validator({"$defs": {**DEFS, **op.schema.get("$defs", {})},
-                                            **case_definition(op)})
+    return StrictValidator({"$defs": {**DEFS, **op.schema.get("$defs", {})}, **case_definition(op)})
 
 
 @cache
-def file_validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(file_schema())
+def file_validator() -> Any:
+    return StrictValidator(file_schema())
 
 
 def editor_schema() -> dict[str, Any]:

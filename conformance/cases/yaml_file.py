@@ -4,6 +4,8 @@ given twice; every problem a CaseFileError with the file and line."""
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -88,11 +90,32 @@ def _check_bounds(name: str, root: yaml.Node) -> None:
                                 f"more than {MAX_NODES} values once aliases are expanded (an alias bomb?)")
 
 
-def parse(path: Path, name: str) -> tuple[Any, yaml.Node, str]:
-    raw = path.read_bytes()
+def read_bounded(path: Path, name: str) -> bytes:
+    """The file's bytes, its size checked before anything is read (a 3 GB file is refused, not loaded): a regular
+    file only (a FIFO would wait for a writer forever), and any error of the system named."""
+    try:
+        # O_NONBLOCK: opening a FIFO waits for a writer otherwise (a regular file's reads do not mind it)
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb", buffering=0) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise CaseFileError(name, None, "not a regular file: a case file must be one")
+            if info.st_size > MAX_FILE_BYTES:
+                raise CaseFileError(name, 1, _too_big(info.st_size))
+            raw = f.read(MAX_FILE_BYTES + 1)  # it may have grown since
+    except OSError as e:
+        raise CaseFileError(name, None, f"cannot be read: {e.strerror or e}") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise CaseFileError(name, 1, f"file is {len(raw) / 1e6:.1f} MB, but a case file may hold at most "
-                                     f"{MAX_FILE_BYTES / 1e6:g} MB: split it")
+        raise CaseFileError(name, 1, _too_big(len(raw)))
+    return raw
+
+
+def _too_big(size: int) -> str:
+    return (f"file is {size / 1e6:.1f} MB, but a case file may hold at most {MAX_FILE_BYTES / 1e6:g} MB: split "
+            "it")
+
+
+def parse(path: Path, name: str) -> tuple[Any, yaml.Node, str]:
+    raw = read_bounded(path, name)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.cases import is_case_file
 from conformance.plugin import options
 from conformance.plugin.items import STATE, CaseFile, CasesDir, state_of
 from conformance.plugin.state import State
@@ -62,14 +63,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if path.resolve() == state_of(parent.config).cases_dir:
+    cases_dir = state_of(parent.config).cases_dir
+    if path.resolve() == cases_dir or cases_dir in path.resolve().parents:
         return CasesDir.from_parent(parent, path=path)
     return None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    state = state_of(parent.config)
-    if file_path.suffix in (".yaml", ".yml") and state.cases_dir in file_path.resolve().parents:
+    # the file's folder, not the file, resolved: a case file may be a link to one kept elsewhere
+    if is_case_file(file_path) and state_of(parent.config).cases_dir in \
+            [file_path.parent.resolve(), *file_path.parent.resolve().parents]:
         return CaseFile.from_parent(parent, path=file_path)
     return None
 

@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 
 from conformance import verdicts as v
-from conformance.cases import Case, CaseFileError, load_file
+from conformance.cases import (
+    Case,
+    CaseFileError,
+    display_name,
+    is_case_file,
+    linked_directory,
+    load_file,
+    unreadable_directory,
+)
 from conformance.judge import judge
 from conformance.plugin.state import State
 from conformance.plugin.terminal_text import safe
@@ -37,23 +45,49 @@ def rerun_command(nodeid: str, check: Check | None = None) -> str:
 
 
 class CasesDir(pytest.Directory):
-    """The case directory: its files and folders in name order (as pytest.Dir collects them), then the generated
-    checks."""
+    """The case directory or a folder in it: its files and folders in name order (as pytest.Dir collects them),
+    then, in the case directory itself, the generated checks. What cannot be read is a collection error naming
+    it (conformance.cases.scan says the same for the other readers of the directory), and the rest still runs."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         ihook = self.ihook
-        for entry in sorted(self.path.iterdir()):
+        name = display_name(self.path, self.config.rootpath)
+        try:
+            entries = sorted(self.path.iterdir())
+        except OSError as e:
+            raise CaseFileError(name, None, unreadable_directory(Path(name), e).message) from None
+        for entry in entries:
             if not self.session.isinitpath(entry, with_parents=entry.is_dir()) and \
                     ihook.pytest_ignore_collect(collection_path=entry, config=self.config):
                 continue
-            if entry.is_dir():
-                collector = ihook.pytest_collect_directory(path=entry, parent=self)
-                if collector is not None:
-                    yield collector
-            elif entry.is_file():
+            if entry.is_dir() and entry.is_symlink():
+                yield Unreadable.from_parent(self, path=entry,
+                                             error=linked_directory(Path(display_name(entry, self.config.rootpath))))
+            elif entry.is_dir():
+                yield CasesDir.from_parent(self, path=entry)
+            elif is_case_file(entry):  # a FIFO or a link to nothing too: reading it says what it is
                 yield from ihook.pytest_collect_file(file_path=entry, parent=self)
-        if self.config.getoption("generated_examples") > 0:
+        if self.path == state_of(self.config).cases_dir and self.config.getoption("generated_examples") > 0:
             yield GeneratedChecks.from_parent(self, name="generated")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CaseFileError):
+            return safe(str(excinfo.value))
+        return super().repr_failure(excinfo)
+
+
+class Unreadable(pytest.File):
+    """Something in the case directory the suite will not read: its collection error."""
+
+    def __init__(self, *, error: CaseFileError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def collect(self) -> Iterator[pytest.Item]:
+        raise self.error
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        return safe(str(excinfo.value))
 
 
 class CaseFile(pytest.File):

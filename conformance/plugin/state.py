@@ -15,7 +15,7 @@ import pytest
 
 from conformance import known as known_mod
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
-from conformance.cases import CaseFileError, case_files, load_file
+from conformance.cases import CaseFileError, load_file, scan
 from conformance.plugin import options
 from conformance.plugin.options import parse_shard, shard_of
 from conformance.plugin.terminal_text import safe
@@ -126,7 +126,7 @@ class State:
             return None
         if ref not in self._type_extras:
             cases = []
-            for path in case_files(self.cases_dir):
+            for path in scan(self.cases_dir)[0]:
                 try:
                     cases += load_file(path, self.config.rootpath)
                 except CaseFileError:
@@ -155,8 +155,12 @@ class State:
         if report.failed:
             text = str(report.longrepr)
             m = re.match(r"(?P<file>[^\n]+?):(?P<line>\d+): (?P<message>.*)", text, re.S)
-            self.log.add_collection_error({"file": m["file"], "line": int(m["line"]), "message": m["message"]}
-                                          if m else {"file": report.nodeid, "line": None, "message": text})
+            if m:
+                error = {"file": m["file"], "line": int(m["line"]), "message": m["message"]}
+            else:  # a problem of a whole file or folder (CaseFileError without a line) names it first
+                message = text.removeprefix(f"{report.nodeid}: ")
+                error = {"file": report.nodeid, "line": None, "message": message}
+            self.log.add_collection_error(error)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         payload = dict(report.user_properties).get("conformance")

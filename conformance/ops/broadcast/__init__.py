@@ -32,7 +32,7 @@ SCHEMA: dict[str, Any] = {
         "int_tensor": {
             "description": "A tensor of integers: a list (1-D) or nested lists (to test the rule that the input "
                            "is 1-D).",
-            "type": "array",
+            "type": "array", "maxItems": 64,  # numpy's largest rank (conformance/cases/schema.py MAX_RANK)
             "items": {"oneOf": [{"$ref": "#/$defs/int64"}, {"$ref": "#/$defs/int_tensor"}]}},
     },
 }
