@@ -331,6 +331,11 @@ def test_a_run_that_runs_no_check_keeps_the_last_reports(project, selects_nothin
     ("--worker-memory", "-1", "--worker-memory -1: give at least 1024 MiB*"),
     ("--known", "missing/local.yaml", "--known missing/local.yaml: no such file"),
     ("--known", "cases/small.yaml", "--known cases/small.yaml: *no backend of this run is named 'small'*"),
+    # the stream is <results>.jsonl: --results x.jsonl made the stream and the results file one file
+    ("--results", "out/r.jsonl", "the stream of --results */out/r.jsonl: the same file as --results*"),
+    ("--report", "out/results.jsonl", "the stream of --results */out/results.jsonl: the same file as --report*"),
+    ("--results", "cases", "--results */cases: a folder; give a file path"),
+    ("--report", "/proc/self/no/index.html", "--report /proc/self/no/index.html: cannot be written (*"),
 ])
 def test_option_values_are_checked_before_anything_runs(project, option, value, says):
     """A value that would make every verdict meaningless (everything shape-only, every check timed out or out of

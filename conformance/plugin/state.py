@@ -32,13 +32,19 @@ if TYPE_CHECKING:
 LOOKAHEAD = 16  # test items whose checks may join a batch (conformance/run/batching.py)
 
 
-def _terminate(session: pytest.Session) -> None:
-    """SIGTERM ends the run after the check in progress: the results so far are written, marked incomplete.
+def _terminate(session: pytest.Session, log: RunLog) -> None:
+    """SIGTERM ends the run after the item in progress: the results so far are written, marked incomplete.
     (A flag, not an exception thrown into whatever code runs: that could leave the worker pool's locks held.)
-    A second SIGTERM does not wait."""
+    In an xdist worker the flag ends its loop after the item, and xdist tells the controller; in the controller
+    xdist's own flag (DSession.shouldstop) shuts the workers down, as when one of them stops. A second SIGTERM
+    does not wait."""
+    log.interrupted = True
     if session.shouldstop:
         raise KeyboardInterrupt("SIGTERM, twice")
     session.shouldstop = "terminated by SIGTERM"
+    dsession = session.config.pluginmanager.getplugin("dsession")
+    if dsession is not None:
+        dsession.shouldstop = "terminated by SIGTERM"
 
 
 class State:
@@ -88,6 +94,8 @@ class State:
         self._pool: WorkerPool | None = None
         self._batcher: Batcher | None = None
         self.log = RunLog(config, self.backends, self.known)
+        if not self.in_xdist_worker:
+            self.log.claim_outputs()
 
     @property
     def pool(self) -> WorkerPool:
@@ -152,7 +160,7 @@ class State:
 
     # Hooks, registered as a plugin object: the controller (or the only process) sees every report.
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        if report.failed:
+        if report.failed and not self.in_xdist_worker:  # xdist hands a worker's failed collection to the controller
             text = str(report.longrepr)
             m = re.match(r"(?P<file>[^\n]+?):(?P<line>\d+): (?P<message>.*)", text, re.S)
             if m:
@@ -163,6 +171,8 @@ class State:
             self.log.add_collection_error(error)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.in_xdist_worker:  # its reports reach the controller, which records them; a worker writes nothing
+            return
         payload = dict(report.user_properties).get("conformance")
         if payload is not None and report.when == "call":
             data = json.loads(str(payload))
@@ -199,9 +209,20 @@ class State:
                 items.append(item)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        # every pytest process, xdist's workers too: SIGTERM to the process group reaches them all (the check
+        # workers and their forkserver are in a group of their own, conformance/run/isolation.py)
+        signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(session, self.log))
         if not self.in_xdist_worker:
             self.log.start()
-            signal.signal(signal.SIGTERM, lambda signum, frame: _terminate(session))
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where Ctrl-C is ignored
+                signal.signal(signal.SIGINT, self._interrupted)
+
+    def _interrupted(self, signum: int, frame: Any) -> None:
+        """Ctrl-C: noted before anything else, then the KeyboardInterrupt pytest expects. A second Ctrl-C can
+        land in pytest's handling of the first, before it records the run as interrupted: the note still says
+        so, and the results are never marked complete."""
+        self.log.interrupted = True
+        signal.default_int_handler(signum, frame)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if not self.in_xdist_worker:  # an xdist worker: the controller writes the results

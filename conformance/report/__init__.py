@@ -40,7 +40,7 @@ from conformance.results.files import as_results, write_atomic
 from conformance.results.record import Results
 from conformance.verdicts import FAILING, VERDICTS
 
-__all__ = ["Tally", "Unusable", "anchor", "change_counts", "letter", "load", "load_bench", "render",
+__all__ = ["Tally", "Unusable", "anchor", "change_counts", "letter", "load", "load_bench", "render", "report_text",
            "tally_by_column", "write_report"]
 
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
@@ -194,9 +194,15 @@ def render(results: Results | Mapping[str, Any], compare: Results | Mapping[str,
 def write_report(results: Results | Mapping[str, Any], path: Path,
                  compare: Results | Mapping[str, Any] | Path | None = None,
                  bench: dict[str, Any] | Path | None = None) -> None:
-    """Render to `path`. `compare` is earlier results or the path of their file (pytest's --compare), and
-    `bench` a bench file's contents or its path; a file that cannot be used is named in the report instead of
-    costing a finished run its report."""
+    """Render to `path` (see report_text)."""
+    write_atomic(Path(path), report_text(results, compare, bench))
+
+
+def report_text(results: Results | Mapping[str, Any], compare: Results | Mapping[str, Any] | Path | None = None,
+                bench: dict[str, Any] | Path | None = None) -> str:
+    """The page. `compare` is earlier results or the path of their file (pytest's --compare), and `bench` a bench
+    file's contents or its path; a file that cannot be used is named in the report instead of costing a finished
+    run its report."""
     problem = bench_problem = source = None
     if isinstance(compare, (str, Path)):
         try:
@@ -209,5 +215,5 @@ def write_report(results: Results | Mapping[str, Any], path: Path,
             bench, source = load_bench(bench_path), _bench_source(bench_path)
         except Unusable as e:
             bench, bench_problem = None, str(e)
-    write_atomic(Path(path), render(results, compare, compare_problem=problem, bench=bench, bench_source=source,
-                                    bench_problem=bench_problem))
+    return render(results, compare, compare_problem=problem, bench=bench, bench_source=source,
+                  bench_problem=bench_problem)

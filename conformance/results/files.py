@@ -18,7 +18,7 @@ from typing import Any
 
 from conformance.results.record import FORMAT, FORMAT_1, CaseRecord, CheckRecord, Results
 
-__all__ = ["FORMAT", "Stream", "as_results", "column", "load", "load_stream", "merge", "save", "write_atomic"]
+__all__ = ["FORMAT", "Stream", "as_results", "column", "dumps", "load", "load_stream", "merge", "save", "write_atomic"]
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -51,7 +51,12 @@ def as_results(results: Results | Mapping[str, Any]) -> Results:
 
 def save(path: Path, results: Results | Mapping[str, Any]) -> None:
     """Write `results` (a Results, or its JSON document: read through the records, so the file is FORMAT)."""
-    write_atomic(Path(path), json.dumps(as_results(results).to_json(), indent=1, default=_jsonable) + "\n")
+    write_atomic(Path(path), dumps(results))
+
+
+def dumps(results: Results | Mapping[str, Any]) -> str:
+    """The text of a results file."""
+    return json.dumps(as_results(results).to_json(), indent=1, default=_jsonable) + "\n"
 
 
 def load(path: Path) -> Results:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import platform
@@ -18,6 +19,7 @@ import pytest
 from conformance import known as known_mod
 from conformance.backends import Backend
 from conformance.results import files as results
+from conformance.results import outputs
 
 PACKAGES = ("numpy", "openvino", "onnxruntime", "onnx", "pytest", "pytest-xdist", "PyYAML",
             "jsonschema", "Jinja2", "ml_dtypes", "hypothesis")
@@ -77,6 +79,25 @@ class RunLog:
         self.stream: results.Stream | None = None
         self.compare: results.Results | Path | None = None
         self.kept = False  # no check ran: the last run's results and report were left as they were
+        self.moved: list[Path] = []  # the last run's files moved aside when this one started writing
+        self.unwritten: dict[Path, str] = {}  # an output that could not be written (a full disk): why
+        self.stream_lost: str | None = None  # why the stream stopped (its lines up to then are kept)
+        self._lock: outputs.Lock | None = None
+        self.interrupted = False  # a Ctrl-C or SIGTERM came (conformance/plugin/state.py)
+
+    def outputs(self) -> dict[str, Path]:
+        return {f"--{name}": path for name in ("results", "report") if (path := self._path(name)) is not None}
+
+    def claim_outputs(self) -> None:
+        """Before anything runs (the controller, or the only process): the output paths can be written, and this
+        run holds them (a second run with the same paths is refused). pytest.UsageError says what is wrong."""
+        if self.runs_nothing:
+            return
+        try:
+            outputs.check(self.outputs())
+            self._lock = outputs.Lock(self.outputs())
+        except outputs.OutputError as e:
+            raise pytest.UsageError(str(e)) from None
 
     @property
     def runs_nothing(self) -> bool:
@@ -99,13 +120,20 @@ class RunLog:
     def _stream(self, entry: dict[str, Any]) -> None:
         """One line of ``<results>.jsonl``, which is opened with the first: a run that runs nothing leaves the
         last run's files as they are."""
-        if self.stream is None:
-            path = self._path("results")
-            if path is None:
-                return
-            self.stream = results.Stream(path.with_suffix(".jsonl"), {
-                "run": self._run_info, "backends": {b.name: b.describe() for b in self.backends.values()}})
-        self.stream.write(entry)
+        if self.stream_lost is not None:
+            return
+        try:
+            if self.stream is None:
+                # the run writes from now on: the last run's results and report must not look like this one's
+                self.moved = outputs.move_aside(list(self.outputs().values()))
+                path = self._path("results")
+                if path is None:
+                    return
+                self.stream = results.Stream(outputs.stream_path(path), {
+                    "run": self._run_info, "backends": {b.name: b.describe() for b in self.backends.values()}})
+            self.stream.write(entry)
+        except OSError as e:  # a full disk: the lines written stay, the run goes on, the end says so
+            self.stream_lost = e.strerror or str(e)
 
     @functools.cached_property
     def _run_info(self) -> dict[str, Any]:
@@ -162,29 +190,38 @@ class RunLog:
         if not self.checks and not self.collection_errors:  # a -k or option that selects nothing, a refusal
             self.kept = True
             return
-        interrupted = (session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
-                       or bool(session.shouldfail))
+        interrupted = (self.interrupted or session.exitstatus == pytest.ExitCode.INTERRUPTED
+                       or bool(session.shouldstop) or bool(session.shouldfail))
         data = self.build(complete=not interrupted, restricted=restricted)
         self.unmatched = data["unmatched_known"]
         if self.stream is not None:
-            self.stream.write({"footer": {key: data["run"][key] for key in ("finished", "complete", "wall_time")}
-                               | {"unmatched_known": self.unmatched}})
-            self.stream.close()
-            self.written.append(self.stream.path)
+            self._stream({"footer": {key: data["run"][key] for key in ("finished", "complete", "wall_time")}
+                          | {"unmatched_known": self.unmatched}})
+            with contextlib.suppress(OSError):
+                self.stream.close()
+            if self.stream_lost is None:
+                self.written.append(self.stream.path)
+            else:
+                self.unwritten[self.stream.path] = f"{self.stream_lost}; its lines up to then are kept"
         results_path, report_path = self._path("results"), self._path("report")
         # read into the records once, for the results file and the report
         document = results.as_results(data) if results_path or report_path else None
+        files = []
         if results_path is not None and document is not None:
-            results.save(results_path, document)
-            self.written.append(results_path)
+            files.append((results_path, functools.partial(results.dumps, document)))
         if report_path is not None and document is not None:
-            from conformance.report import write_report
+            from conformance.report import report_text
 
             bench = self._path("bench")
-            write_report(document, report_path, compare=self.compare,
-                         bench=bench if bench is not None and (bench.exists() or self.config.getoption("bench")
-                                                               != DEFAULT_BENCH) else None)
-            self.written.append(report_path)
+            files.append((report_path, functools.partial(
+                report_text, document, compare=self.compare,
+                bench=bench if bench is not None and (bench.exists() or self.config.getoption("bench")
+                                                      != DEFAULT_BENCH) else None)))
+        written, failed = outputs.commit(files)
+        self.written += written
+        self.unwritten.update(failed)
+        if self.unwritten and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR  # asked for, not written: not a green run
 
     def summary_lines(self) -> list[str]:
         lines = []
@@ -204,6 +241,8 @@ class RunLog:
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
         lines += [f"conformance: wrote {p}" for p in self.written]
+        lines += [f"conformance: could not write {p}: {why}" for p, why in self.unwritten.items()]
+
         if self.kept:
             lines.append("conformance: no check ran; the results and report of the last run are left as they were")
         return lines

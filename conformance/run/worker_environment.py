@@ -1,5 +1,5 @@
 """Imported first by the forkserver that forks every worker process (conformance/isolation.py), never by the
-harness: the environment the runtimes read when the forkserver imports them.
+harness: the environment the runtimes read when the forkserver imports them, and the forkserver's process group.
 
 ONNX Runtime starts a telemetry thread when it is imported (on Linux since 1.29; seen with 1.32 here: a thread of
 onnxruntime_pybind11_state waiting on a timer). It does not start with CI=true in the environment (as in this
@@ -14,3 +14,10 @@ from __future__ import annotations
 import os
 
 os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+
+# A process group of its own for the forkserver and so for every worker forked from it: a SIGTERM or Ctrl-C sent
+# to the harness's group (a service manager, `kill -- -PGID`, the terminal) reaches pytest, which stops the run in
+# order; it used to kill the forkserver and the worker running a check, whose outcome then read as a crash of
+# that check (signal 15) or, with no forkserver left, an error. The harness ends its workers itself (close), and
+# the forkserver ends when the harness does (multiprocessing's alive pipe).
+os.setpgid(0, 0)
