@@ -179,6 +179,17 @@ def plain_array(output: Any) -> np.ndarray | None:
         return None
 
 
+def judge_withheld(expected: np.ndarray, withheld: tuple[tuple[int, ...], str, int]) -> Judgement:
+    """An output larger than the output budget, which the worker did not send: wrong whatever it holds (a right
+    one would fit: a check whose right output does not is shape-only), judged from its shape and type."""
+    shape, dtype, size = withheld
+    what = f"(an output of {size} bytes, more than the output budget: judged from its shape, not received)"
+    if tuple(shape) != expected.shape:
+        return Judgement(v.WRONG_SHAPE, f"out.shape={fmt_shape(tuple(shape))}, but should be "
+                                        f"{fmt_shape(expected.shape)} {what}")
+    return Judgement(v.WRONG_DTYPE, f"out.dtype={dtype}, but should be {expected.dtype} {what}")
+
+
 def judge_outcome(expected: np.ndarray | None, expected_rule: str | None, outcome: Outcome, *,
                   shape_only: bool = False, expected_shape: tuple[int | None, ...] | None = None,
                   partial: bool = False) -> Judgement:
@@ -203,10 +214,14 @@ def judge_outcome(expected: np.ndarray | None, expected_rule: str | None, outcom
             return judge_rejection(outcome, expected_rule)
         out = plain_array(outcome.output)
         got = "no output" if out is None else f"output of shape {fmt_shape(out.shape)}"
+        if outcome.withheld is not None:
+            got = f"output of shape {fmt_shape(outcome.withheld[0])}"
         return Judgement(v.ACCEPTED_INVALID, f"result={got}, but should be a rejection [{expected_rule}]")
     if outcome.error is not None:
         return Judgement(v.REJECTED_VALID, f"rejected at {outcome.stage}: {outcome.error}, "
                                            f"but should give shape {fmt_shape(expected.shape)}")
+    if outcome.withheld is not None:
+        return judge_withheld(expected, outcome.withheld)
     if outcome.output is None:
         return Judgement(v.ERROR, "adapter returned neither an output nor an error")
     actual = plain_array(outcome.output)

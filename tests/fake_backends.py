@@ -318,3 +318,57 @@ class LoneModelBugBackend(LocalBackend):
 
     def run_many(self, requests: list[Request]) -> list[Outcome]:
         return [LocalBackend.run(self, r) for r in requests]
+
+
+class StallsMidSendBackend(_Fake):
+    """Starts its reply on the worker's pipe (a frame announcing 1000 bytes, 10 of them written) and stops its
+    process (SIGSTOP): a worker stopped in the middle of sending."""
+
+    name = "stalls"
+
+    def run(self, request: Request) -> Outcome:
+        import gc
+        import struct
+        from multiprocessing.connection import Connection
+
+        pipe = next(o for o in gc.get_objects() if isinstance(o, Connection) and not o.closed)
+        os.write(pipe.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+        os.kill(os.getpid(), signal.SIGSTOP)
+        return Outcome(error="never sent")
+
+
+class HugeOutputBackend(_Fake):
+    """Returns an output of 64 MiB (zeros, never touched: the worker's memory stays small) for any input."""
+
+    name = "huge"
+
+    def run(self, request: Request) -> Outcome:
+        return Outcome(output=np.zeros((4096, 4096), np.float32))
+
+
+class _Expands:
+    """Small to send, gigabytes once unpickled: bytes(2**40) in whatever process loads it."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return bytes, (2**40,)
+
+
+class ExpandingOutputBackend(_Fake):
+    """Returns, as its output and its error, objects whose pickle expands to 1 TiB when loaded."""
+
+    name = "expanding"
+
+    def run(self, request: Request) -> Outcome:
+        return Outcome(output=_Expands(), stage=_Expands())  # type: ignore[arg-type]
+
+
+class ChildStartingBackend(LocalBackend):
+    """Starts a long-lived child process (its pid in the rejection message) and returns."""
+
+    name = "parent"
+
+    def run(self, request: Request) -> Outcome:
+        import subprocess
+
+        child = subprocess.Popen(["sleep", "600"])
+        return Outcome(error=f"child {child.pid}", stage="infer")

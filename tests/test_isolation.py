@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+import time
 from pathlib import Path
 
 import numpy as np
@@ -251,3 +253,88 @@ def test_a_fresh_worker_imports_nothing_for_its_first_check():
                          env=os.environ | {"PYTHONPATH": str(root)}, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def _request(max_output_bytes=None):
+    return Request(op="broadcast", path={"op": "v3"}, inputs={"data": np.zeros((3, 1), np.float32),
+                   "target_shape": np.array([2, 3, 1]), "axes_mapping": None}, attrs={"mode": "numpy"},
+                   max_output_bytes=max_output_bytes)
+
+
+def _within(seconds, call):
+    """call() in a thread; its result, or a failure if it is still waiting after ``seconds``."""
+    import threading
+
+    done = {}
+    thread = threading.Thread(target=lambda: done.setdefault("result", call()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting after {seconds} s"
+    return done["result"]
+
+
+def test_a_worker_stopped_in_the_middle_of_sending_is_a_timeout():
+    """The harness polled for the first byte, then read the rest with no deadline: a worker stopped after a few
+    bytes of its reply held the run forever. Every read now has the check's deadline."""
+    pool = WorkerPool(timeout=2)
+    try:
+        outcome = _within(60, lambda: pool.run("tests.fake_backends:StallsMidSendBackend", _request()))
+        assert outcome.timeout == 2 and outcome.stage == "worker"
+        assert pool.run("local", _request()).output.shape == (2, 3, 1)  # the run goes on
+    finally:
+        pool.close()
+
+
+def test_an_output_over_the_limit_is_judged_from_its_shape_not_received():
+    """64 MiB of output for a check whose limit is 1 MiB (the output budget): the worker sends its shape, type and
+    size; nothing of it is received."""
+    from conformance.judge import judge_outcome
+
+    pool = WorkerPool(timeout=60)
+    try:
+        outcome = pool.run("tests.fake_backends:HugeOutputBackend", _request(max_output_bytes=2**20))
+    finally:
+        pool.close()
+    assert outcome.output is None and outcome.withheld == ((4096, 4096), "f32", 64 * 2**20)
+    verdict = judge_outcome(np.zeros((2, 3, 1), np.float32), None, outcome)
+    assert (verdict.verdict, verdict.message) == ("wrong_shape", "out.shape=(4096, 4096), but should be (2, 3, 1) "
+                                                  "(an output of 67108864 bytes, more than the output budget: "
+                                                  "judged from its shape, not received)")
+
+
+def test_a_small_message_cannot_expand_in_the_harness():
+    """A backend's objects are made plain in the worker, and the harness unpickles no class: an output whose pickle
+    would make 1 TiB of bytes in the process that loads it arrives as the text of the object."""
+    from conformance.run import wire
+
+    pool = WorkerPool(timeout=60)
+    try:
+        outcome = pool.run("tests.fake_backends:ExpandingOutputBackend", _request())
+    finally:
+        pool.close()
+    assert outcome.output.dtype == object and outcome.output.shape == ()
+    assert str(outcome.output[()]).startswith("<tests.fake_backends._Expands object") and "_Expands" in outcome.stage
+    with pytest.raises(pickle.UnpicklingError, match="only plain data is read"):
+        wire.loads(pickle.dumps(np.zeros(3)))
+
+
+def test_processes_a_backend_starts_end_with_its_worker():
+    pool = WorkerPool(timeout=60)
+    try:
+        outcome = pool.run("tests.fake_backends:ChildStartingBackend", _request())
+        child = int(outcome.error.split()[1])
+        assert _alive(child)
+    finally:
+        pool.close()
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"

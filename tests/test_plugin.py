@@ -374,3 +374,38 @@ def test_backends_do_not_share_a_worker(project):
         by_backend.setdefault(check["backend"], set()).add(check["verdict"])
     assert by_backend["local"] == {"pass"}
     assert "wrong_values" in by_backend["patching"]
+
+
+def test_the_terminal_says_what_changed_since_the_compared_run(project):
+    """--compare used to show its counts in the page only. A check that fails in a case added since counts as a
+    new failure (it counted as 'added', so a run adding 8 failing checks said '0 new failures')."""
+    run(project, "--backend", "local")
+    old = json.loads((project.path / "out" / "results.json").read_text())
+    old["checks"] = [c for c in old["checks"] if c["case"] != "small_rank2"]  # small_rank2: added since
+    next(c for c in old["checks"] if c["case"] == "small_numpy")["verdict"] = "wrong_values"  # fixed since
+    (project.path / "old.json").write_text(json.dumps(old))
+    result, _ = run(project, "--backend", "local", "--backend", "tests.fake_backends:CrashOnSecondAxisBackend",
+                    "--compare", "old.json")
+    # small_rank2 on the crashing backend: 4 added checks that fail, new failures; on local 4 added that pass
+    result.stdout.fnmatch_lines([f"*conformance: since the run of {old['run']['started']} (--compare): "
+                                 "4 new failures, 1 fixes, 0 changed, 10 added, 0 removed*"])
+
+
+def test_a_run_of_part_of_the_suite_keeps_the_full_runs_page(project):
+    """The rerun command a failure prints, a -k or a --backend: each replaced the full run's 9 MB page with its own.
+    Unless told where, such a run writes to reports/runs/<time>/ and says so; reports/ keeps the full run."""
+    def plain(*args):
+        return project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider",
+                                            "--generated-examples", "0", *args)
+
+    full = plain()
+    reports = project.path / "reports"
+    page = (reports / "index.html").read_bytes()
+    assert full.ret == 0 and json.loads((reports / "results.json").read_text())["run"]["complete"] is True
+    for args in (["-k", "small_numpy"], ["--backend", "local"], ["cases/small.yaml::small_rank2[local]"]):
+        part = plain(*args)
+        part.stdout.fnmatch_lines(["*a run of part of the suite writes to reports/runs/*/; reports/index.html stays "
+                                   "the last full run's*"])
+        assert (reports / "index.html").read_bytes() == page
+    runs = sorted((reports / "runs").iterdir())
+    assert len(runs) == 3 and all((r / "index.html").exists() and (r / "results.json").exists() for r in runs)

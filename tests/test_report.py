@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -532,10 +533,12 @@ def test_compare_lists_changes_with_counts():
     timeout["verdict"] = "crash"  # crash -> timeout: another change
     old["checks"].remove(next(c for c in old["checks"] if c["backend"] == "local"))  # added since
     old["checks"].append(sample.check("numpy_spec_example", "local", None, "v0", "f32"))  # removed since
+    failing_added = next(c for c in new["checks"] if c["verdict"] == "accepted_invalid")
+    old["checks"].remove(next(c for c in old["checks"] if c["id"] == failing_added["id"]))  # added, failing: new
 
     changes = parse(report.render(new, compare=old)).by_id("changes")
     counts = {li.attrs["data-kind"]: int(li.one("b").text) for li in changes.find_all("li", data_kind=True)}
-    assert counts == {"new_failures": 1, "fixes": 1, "changed": 1, "added": 1, "removed": 1}
+    assert counts == {"new_failures": 2, "fixes": 1, "changed": 1, "added": 1, "removed": 1}
     assert report.change_counts(new, old) == counts
     failure = changes.by_id("changes-new_failures").one("tr", data_case="numpy_zero_dim", data_col="onnxruntime@1.18.1")
     assert failure.words.startswith("numpy_zero_dim onnxruntime@1.18.1 P pass C crash 1 opset 13, shape input × f32")
@@ -625,7 +628,8 @@ def test_cli_merges_files_and_writes_the_report(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert printed.splitlines()[0] == str(out)
     assert "onnxruntime@1.18.1: 12/20 pass (60.0%), 4 failing, 4 known, 4 not run" in printed
-    assert printed.splitlines()[-1].startswith("  since 2025-01-10T09:00:00+00:00: 0 new failures, 0 fixes")
+    # the other file's checks are added since, its 8 failing ones new failures
+    assert printed.splitlines()[-1].startswith("  since 2025-01-10T09:00:00+00:00: 8 new failures, 0 fixes")
     matrix = parse(out.read_text()).by_id("matrix")
     assert [th.attrs["data-col"] for th in matrix.find_all("th", data_col=True)] == COLUMNS
 
@@ -637,7 +641,7 @@ def test_cli_merges_files_and_writes_the_report(tmp_path, capsys):
     (json.dumps({"format": results.FORMAT}), "malformed results"),
     ("[" * 100_000 + "]" * 100_000, "not a results file: nested too deeply to read"),
     (json.dumps([1, 2]), "not a results file"),
-    ('{"format": NaN}', "not a results file"),
+    ('{"format": NaN}', "malformed results: NaN is no number a results file holds"),
     ('{"header": {"run": {}}}\nnot json\n{"footer": {"complete": true}}\n',
      "malformed results: line 2 of the stream is not an entry: 'not json\\n'"),
     ('{"header": {"run": {}}}\n[1]\n', "malformed results: line 2 of the stream is not an entry"),
@@ -651,6 +655,21 @@ def test_cli_refuses_a_bad_file_with_status_2(tmp_path, capsys, content, problem
     assert main(["report", str(bad), "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert problem in err and str(bad) in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("constant", ["Infinity", "-Infinity", "NaN"])
+def test_cli_refuses_a_results_file_with_a_number_json_has_not(tmp_path, capsys, constant):
+    """A results file whose numbers were changed to Infinity or NaN (JSON has neither; Python's json reads them):
+    rendering it ended in an OverflowError traceback. Now the one-line error."""
+    path = tmp_path / "r.json"
+    results.save(path, sample.main_run())
+    text = path.read_text()
+    assert '"wall_time": ' in text
+    path.write_text(re.sub(r'"wall_time": [0-9.]+', f'"wall_time": {constant}', text, count=1))
+    out = tmp_path / "index.html"
+    assert main(["report", str(path), "-o", str(out)]) == 2
+    assert f"malformed results: {constant} is no number a results file holds" in capsys.readouterr().err
     assert not out.exists()
 
 

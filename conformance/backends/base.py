@@ -37,6 +37,9 @@ class Request:
     shape_only: bool = False
     input_shapes: Mapping[str, tuple[int | None, ...]] = field(default_factory=dict)  # data inputs; None: "?"
     variant: str = ""  # the path's label, e.g. "opset3-param"
+    # The largest output the worker sends back: the output budget (a check whose right output is larger is
+    # shape-only), so a larger one is wrong whatever it holds, and is judged from its shape (conformance/run/wire.py)
+    max_output_bytes: int | None = None
 
     # Broadcast's inputs by name, for adapters of that op
     @property
@@ -74,6 +77,9 @@ class Outcome:
     timeout: float | None = None  # seconds waited
     out_of_memory: str | None = None  # the check ran out of the worker's memory
     adapter_error: str | None = None  # a traceback from our own adapter code
+    # An output larger than the request allows (Request.max_output_bytes), not sent from the worker: its shape,
+    # element type and size in bytes (conformance/run/wire.py); set by the harness, never by a backend.
+    withheld: tuple[tuple[int, ...], str, int] | None = None
 
 
 class Backend:

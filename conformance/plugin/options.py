@@ -55,10 +55,12 @@ def add(parser: pytest.Parser) -> None:
                          "a long search)")
     group.addoption("--generated-seed", type=int, default=generated.DEFAULT_SEED, metavar="SEED",
                     help="seed of the generated inputs (default %(default)s, so every run draws the same ones)")
-    group.addoption("--results", default="reports/results.json", metavar="PATH",
-                    help="results file to write (default reports/results.json)")
-    group.addoption("--report", default="reports/index.html", metavar="PATH",
-                    help="HTML report to write (default reports/index.html; 'none' to skip)")
+    group.addoption("--results", default=None, metavar="PATH",
+                    help="results file to write (default reports/results.json; for a run of part of the suite, "
+                         "reports/runs/<time>/results.json, so that reports/ keeps the last full run)")
+    group.addoption("--report", default=None, metavar="PATH",
+                    help="HTML report to write (default reports/index.html, or beside the results of a run of part "
+                         "of the suite; 'none' to skip)")
     group.addoption("--bench", default="reports/bench.json", metavar="BENCH.json",
                     help="benchmark results (python3 -m bench.broadcast_bench) to chart in the report; the default "
                          "file is shown when it exists ('none' to leave it out)")
@@ -98,6 +100,16 @@ def validate(config: pytest.Config, backend_names: set[str]) -> None:
             raise pytest.UsageError(f"--known {name}: a known-differences file is named after the backend it is "
                                     f"for (<backend>.yaml), and no backend of this run is named {stem!r} "
                                     f"(this run's: {', '.join(sorted(backend_names))})")
+
+
+def part_of_the_suite(config: pytest.Config, cases_dir: Path) -> bool:
+    """The run's options or arguments leave checks out: -k, -m, --check, --path, --dtype, --mode, --shard,
+    --backend, or test ids and files other than the case directory and the project."""
+    option = config.option
+    return bool(option.keyword or option.markexpr or any(config.getoption(name) for name in
+                                                         ("check", "path", "dtype", "mode", "shard", "backend"))
+                or any("::" in arg or Path(arg).resolve() not in (cases_dir, config.rootpath)
+                       for arg in config.args))
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:

@@ -93,7 +93,7 @@ class State:
         self.deselected = False
         self._pool: WorkerPool | None = None
         self._batcher: Batcher | None = None
-        self.log = RunLog(config, self.backends, self.known)
+        self.log = RunLog(config, self.backends, self.known, options.part_of_the_suite(config, self.cases_dir))
         if not self.in_xdist_worker:
             self.log.claim_outputs()
 

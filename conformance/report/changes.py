@@ -1,6 +1,7 @@
 """What changed between two runs: checks matched by key (case id and check part, the same in results files of
 format /1 and /2) and column whose verdict differs, counted by kind and listed one row per case, column and
-change of verdict."""
+change of verdict. A new failure is a failing verdict where there was none: a check that passed, was a known
+difference or not applicable, and a check added since that fails."""
 
 from __future__ import annotations
 
@@ -13,11 +14,16 @@ from conformance.report.text import anchor, paths_and_dtypes
 from conformance.report.views import Codes, run_view
 from conformance.results.files import as_results
 from conformance.results.record import CheckRecord, Results
-from conformance.verdicts import PASS
+from conformance.verdicts import PASS, PYTEST_OUTCOME
 
 CHANGE_ROWS = 400  # per kind of change; the counts above the lists always cover every check
 CHANGE_KINDS = ("new_failures", "fixes", "changed", "added", "removed")
 Change = tuple[str, str, CheckRecord, str | None, str | None]
+
+
+def failing(verdict: str | None) -> bool:
+    """A verdict that fails the run (an unknown one too: it ranks worst)."""
+    return verdict is not None and PYTEST_OUTCOME.get(verdict, "failed") == "failed"
 
 
 def changed(results: Results, compare: Results) -> Iterable[Change]:
@@ -30,8 +36,9 @@ def changed(results: Results, compare: Results) -> Iterable[Change]:
         was = before.verdict if before else None
         now = after.verdict if after else None
         if was != now:
-            kind = ("added" if before is None else "removed" if after is None else
-                    "new_failures" if was == PASS else "fixes" if now == PASS else "changed")
+            # a failure where there was none is new, also in a check added since (a new case that fails)
+            kind = ("new_failures" if failing(now) and not failing(was) else "added" if before is None else
+                    "removed" if after is None else "fixes" if now == PASS else "changed")
             check = after or before
             assert check is not None  # the key comes from one of them
             yield kind, key[1], check, was, now

@@ -38,6 +38,12 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON, and a run never writes them (json.dumps would, for a float that is one):
+    a file holding one was made or changed by something else."""
+    raise ValueError(f"malformed results: {name} is no number a results file holds")
+
+
 def _jsonable(value: Any) -> Any:
     """json.dumps' fallback: a record as its JSON, anything else as text."""
     to_json = getattr(value, "to_json", None)
@@ -64,7 +70,7 @@ def load(path: Path) -> Results:
     ValueError (json.JSONDecodeError is one) for a file that is not one."""
     if Path(path).suffix == ".jsonl":
         return load_stream(Path(path))
-    return Results.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+    return Results.from_json(json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_no_constant))
 
 
 def column(check: CheckRecord | Mapping[str, Any]) -> str:
@@ -135,7 +141,7 @@ def load_stream(path: Path) -> Results:
         texts = f.readlines()
     for number, text in enumerate(texts, 1):
         try:
-            line = json.loads(text)
+            line = json.loads(text, parse_constant=_no_constant)
         except (json.JSONDecodeError, RecursionError):
             line = None
         if not isinstance(line, dict):

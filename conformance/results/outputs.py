@@ -23,8 +23,15 @@ import fcntl
 import os
 import signal
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+# Where a run writes when not told: a full run to reports/, a run of part of the suite (``part_of_the_suite`` in
+# conformance/plugin/options.py) to a folder of its own under reports/runs/, so that a rerun command or a -k
+# never replaces the full run's page.
+DEFAULT_OUTPUTS = {"results": "reports/results.json", "report": "reports/index.html"}
+PART_RUNS = "reports/runs"
 
 
 class OutputError(Exception):
@@ -101,12 +108,27 @@ def move_aside(paths: list[Path]) -> list[Path]:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    held = {signal.SIGINT, signal.SIGTERM}
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    """SIGINT and SIGTERM that arrive inside are delivered when it ends. Python runs a signal's handler in the main
+    thread whichever thread the system gave the signal to (xdist's controller has others), so blocking the
+    signals in this thread would not hold them: the handlers are replaced by ones that note the signal, and each
+    noted signal is raised again, to the handlers that were there, on the way out."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        return
+    noted: list[int] = []
+    before = {sig: signal.signal(sig, lambda signum, frame: noted.append(signum))
+              for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for sig, handler in before.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        for sig in dict.fromkeys(noted):
+            signal.raise_signal(sig)
 
 
 def commit(files: list[tuple[Path, Callable[[], str]]]) -> tuple[list[Path], dict[Path, str]]:

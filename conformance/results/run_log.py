@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
+import os
 import platform
 import subprocess
 import sys
@@ -65,8 +66,11 @@ class RunLog:
     ``<results>.jsonl`` as it finishes, and the results file and report are written at the end."""
 
     def __init__(self, config: pytest.Config, backends: dict[str, Backend],
-                 known: dict[str, list[known_mod.Known]]) -> None:
+                 known: dict[str, list[known_mod.Known]], part_of_the_suite: bool = False) -> None:
         self.config = config
+        # a run of part of the suite writes, unless told where, to a folder of its own (reports/runs/<this>)
+        self.part_run = (dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H-%M-%S") + f"-{os.getpid()}"
+                         if part_of_the_suite else None)
         self.backends = backends
         self.known = known
         self.started = _now()
@@ -84,6 +88,7 @@ class RunLog:
         self.stream_lost: str | None = None  # why the stream stopped (its lines up to then are kept)
         self._lock: outputs.Lock | None = None
         self.interrupted = False  # a Ctrl-C or SIGTERM came (conformance/plugin/state.py)
+        self.changes: dict[str, int] | None = None  # since the --compare run, by kind of change
 
     def outputs(self) -> dict[str, Path]:
         return {f"--{name}": path for name in ("results", "report") if (path := self._path(name)) is not None}
@@ -160,6 +165,10 @@ class RunLog:
 
     def _path(self, option: str) -> Path | None:
         value = self.config.getoption(option)
+        if value is None and option in outputs.DEFAULT_OUTPUTS:
+            value = outputs.DEFAULT_OUTPUTS[option]
+            if self.part_run is not None:
+                value = f"{outputs.PART_RUNS}/{self.part_run}/{Path(value).name}"
         if not value or value == "none":
             return None
         path = Path(value)
@@ -217,6 +226,10 @@ class RunLog:
                 report_text, document, compare=self.compare,
                 bench=bench if bench is not None and (bench.exists() or self.config.getoption("bench")
                                                       != DEFAULT_BENCH) else None)))
+        if document is not None and isinstance(self.compare, results.Results):
+            from conformance.report import change_counts
+
+            self.changes = change_counts(document, self.compare)
         written, failed = outputs.commit(files)
         self.written += written
         self.unwritten.update(failed)
@@ -240,9 +253,18 @@ class RunLog:
                          "own as well (a sample), and agreed")
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
+        if self.changes is not None and isinstance(self.compare, results.Results):
+            lines.append(f"conformance: since the run of {self.compare.run.started} (--compare): "
+                         + ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in self.changes.items()))
+        elif self.compare is not None and not isinstance(self.compare, results.Results):
+            lines.append(f"conformance: --compare {self.compare}: not a results file this run can read (the "
+                         "report says why)")
         lines += [f"conformance: wrote {p}" for p in self.written]
         lines += [f"conformance: could not write {p}: {why}" for p, why in self.unwritten.items()]
 
+        if self.part_run is not None and self.written:
+            lines.append(f"conformance: a run of part of the suite writes to {outputs.PART_RUNS}/{self.part_run}/; "
+                         f"{outputs.DEFAULT_OUTPUTS['report']} stays the last full run's")
         if self.kept:
             lines.append("conformance: no check ran; the results and report of the last run are left as they were")
         return lines

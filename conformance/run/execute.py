@@ -83,7 +83,7 @@ def prepare(check: Check, budget: int = DEFAULT_BUDGET, with_expected: bool = Tr
     request = Request(op=case.op, path=check.path_dict, inputs={**data, **op.shape_inputs(case.params,
                                                                                            DTYPES[check.shape_dtype])},
                       attrs=op.attributes(case.params), shape_only=declare_only, input_shapes=shapes,
-                      variant=check.variant)
+                      variant=check.variant, max_output_bytes=budget)
     return Prepared(request, Expectation(expected, None if check.backend_rule else case.expect_shape,
                                          check.expect_reject, declare_only, case.dynamic))
 

@@ -21,16 +21,24 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import multiprocessing.spawn
+import os
+import pickle
 import resource
 import signal
+import time
 import traceback
 from collections.abc import Iterator
 from typing import Any
 
 from conformance.backends import Backend, Outcome, Request, load
+from conformance.run import wire
 
 _INSTANCES: dict[str, Backend] = {}  # per worker process: backends already loaded
 _ACK = "ack"
+# What the harness reads of one reply: each check's output limit (Request.max_output_bytes; else this) and room
+# for its texts (each clipped to wire.MAX_TEXT) and framing
+DEFAULT_OUTPUT_LIMIT = 256 * 2**20
+MESSAGE_OVERHEAD = 4 * 2**20
 
 
 def _backend(backend_ref: str) -> Backend:
@@ -67,7 +75,10 @@ def run_checks(backend_ref: str, requests: list[Request]) -> list[Outcome] | Non
 
 
 def _serve(conn: Any, memory_limit: int | None) -> None:
-    """The worker's loop: acknowledge a task, run it, send its result; until the harness closes the pipe."""
+    """The worker's loop: acknowledge a task, run it, send its result as plain data (conformance/run/wire.py);
+    until the harness closes the pipe. The worker leads a process group of its own, so that the processes a
+    backend starts end with it (the harness ends the group, _Worker.stop)."""
+    os.setpgid(0, 0)
     _limit_memory(memory_limit)
     _no_core_dumps()
     while True:
@@ -76,12 +87,20 @@ def _serve(conn: Any, memory_limit: int | None) -> None:
         except EOFError:
             return
         conn.send(_ACK)
-        result: Any = run_checks(backend_ref, payload) if batch else run_check(backend_ref, payload)
-        try:
-            conn.send(result)
-        except Exception as e:  # the outcome could not be pickled: nothing was written, say why instead
-            conn.send(None if batch else Outcome(adapter_error=f"the outcome could not be sent back: "
-                                                                 f"{type(e).__name__}: {e}"))
+        if batch:
+            outcomes = run_checks(backend_ref, payload)
+            result: Any = None if outcomes is None else [_plain(o, r) for o, r in zip(outcomes, payload, strict=True)]
+        else:
+            result = _plain(run_check(backend_ref, payload), payload)
+        conn.send(result)
+
+
+def _plain(outcome: Outcome, request: Request) -> dict[str, Any]:
+    try:
+        return wire.to_wire(outcome, request.max_output_bytes)
+    except Exception as e:  # noqa: BLE001 -- whatever a backend's objects do when read
+        return wire.to_wire(Outcome(adapter_error=f"the outcome could not be sent back: {type(e).__name__}: {e}"),
+                            None)
 
 
 def _limit_memory(limit_bytes: int | None) -> None:
@@ -167,29 +186,50 @@ class _Worker:
         self.tasks = 0  # tasks sent to it: a worker that has run none is fresh
 
     def call(self, batch: bool, backend_ref: str, payload: Any, timeout: float) -> Any:
-        """The task's result; raises _Died, or _TimedOut once it has killed the process."""
+        """The task's result: an Outcome, or for a batch a list of them or None; raises _Died, or _TimedOut once
+        it has killed the process (also when it stops in the middle of sending: every wait has its deadline)."""
         self.tasks += 1
         acknowledged = False
+        requests = payload if batch else [payload]
+        limit = sum((r.max_output_bytes or DEFAULT_OUTPUT_LIMIT) + MESSAGE_OVERHEAD for r in requests)
         try:
             self.conn.send((batch, backend_ref, payload))
-            acknowledged = self._reply(timeout) == _ACK
-            return self._reply(timeout)
+            acknowledged = self._reply(timeout, MESSAGE_OVERHEAD) == _ACK
+            result = self._reply(timeout, limit)
         except (EOFError, OSError):  # the pipe is closed: the process is gone
             self.process.join(30)
             raise _Died(acknowledged, self.process.exitcode) from None
+        except wire.TooLarge as e:  # the worker's own code sent more than it may: it ends, the check is an error
+            self.kill()
+            return None if batch else Outcome(adapter_error=f"the worker sent {e}")
+        try:
+            if batch:
+                return None if result is None else [wire.from_wire(o) for o in result]
+            return wire.from_wire(result)
+        except (ValueError, TypeError, KeyError) as e:
+            return None if batch else Outcome(adapter_error=f"the worker sent no outcome: {e}")
 
-    def _reply(self, timeout: float) -> Any:
-        if not self.conn.poll(timeout):
-            self.process.kill()
-            raise _TimedOut
-        return self.conn.recv()
+    def _reply(self, timeout: float, limit: int) -> Any:
+        try:
+            return wire.loads(wire.read_message(self.conn.fileno(), time.monotonic() + timeout, limit))
+        except wire.Timeout:
+            self.kill()
+            raise _TimedOut from None
+        except pickle.UnpicklingError as e:
+            self.kill()
+            raise wire.TooLarge(f"a message that is not plain data ({e})") from None
+
+    def kill(self) -> None:
+        """The worker and every process in its group (what a backend started)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.kill()
 
     def stop(self) -> None:
         self.conn.close()
         self.process.join(1)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
+        self.kill()  # its group too, whether it ended or not
+        self.process.join()
 
     def retire(self) -> None:
         """Ask it to end (its pipe closed) without waiting: ``reaped`` says when it has."""
@@ -197,7 +237,11 @@ class _Worker:
 
     def reaped(self) -> bool:
         self.process.join(0)
-        return not self.process.is_alive()
+        if self.process.is_alive():
+            return False
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # what it started, if still there
+            os.killpg(self.process.pid, signal.SIGKILL)
+        return True
 
 
 class WorkerPool:
