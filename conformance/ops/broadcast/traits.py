@@ -233,6 +233,7 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                          "a data or target_shape dimension is 0"),
     "zero_in_target": (lambda c: 0 in _target(c), "a target_shape value is 0"),
     "scalar_data": (lambda c: len(c.data_shape) == 0, "the data is a scalar"),
+    "vector_data": (lambda c: len(c.data_shape) == 1, "the data has one dimension"),
     "empty_target": (lambda c: len(_target(c)) == 0, "target_shape is empty"),
     "target_not_1d_valid_flattened": (_target_not_1d_valid_flat,
                                       "target_shape is not 1-D, and its values in order would be a valid target"),
