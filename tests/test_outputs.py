@@ -41,8 +41,13 @@ def test_a_signal_while_the_pair_goes_into_place_waits_until_both_are(tmp_path: 
         seen.append(report.exists())
 
     monkeypatch.setattr(os, "replace", replace_then_interrupt)
+    # Ctrl-C as in the harness's process (an xdist worker running this test may ignore it)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     with pytest.raises(KeyboardInterrupt):
-        outputs.commit([(results, lambda: "new results"), (report, lambda: "new report")])
+        try:
+            outputs.commit([(results, lambda: "new results"), (report, lambda: "new report")])
+        finally:
+            signal.signal(signal.SIGINT, previous)
     assert results.read_text() == "new results" and report.read_text() == "new report"
     assert seen == [False, True]  # the interrupt came after both renames, not between them
 
