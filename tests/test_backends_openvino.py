@@ -239,8 +239,11 @@ def test_all_paths_lift_the_default_runs_policy_but_not_what_cannot_exist():
     valid = builders.case("numpy", (3, 1), (2, 3, 4))
     assert labels(valid) < every(valid)
     assert {"opset1-param-dconst", "opset3-const-dconst-transpose-ir", "opset1-const-ddyn"} <= every(valid)
-    assert "opset3-const-transpose" in every(builders.case("numpy", (0, 1), (2, 0, 1)))  # EMPTY_TRANSPOSE lifted
-    assert "opset3-const-transpose" not in labels(builders.case("numpy", (0, 1), (2, 0, 1)))
+    assert "opset3-const-transpose" in every(builders.case("numpy", (3, 0), (2, 3, 0)))  # empty, no lone 0
+    assert "opset3-const-transpose" not in labels(builders.case("numpy", (3, 0), (2, 3, 0)))
+    # a lone 0 that the reversal moves, in the data or the output (lone_zero_transposed): the default run takes it too
+    assert "opset3-const-transpose" in labels(builders.case("numpy", (0, 1), (2, 0, 1)))
+    assert "opset3-const-transpose" in labels(builders.case("numpy", (), (0, 1)))
     for label in every(valid):
         assert not ("dfold" in label and "const" not in label.split("-")[1])
         assert ("add" in label) <= ("shapeof" in label)

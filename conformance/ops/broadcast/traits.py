@@ -210,6 +210,15 @@ def _data_zero_meets_one_or_none(case: Case) -> bool:
     return (0, 1) in _facing(case) or 0 in unmatched
 
 
+def _nop_target_of_ones(case: Case) -> bool:
+    """target_shape is 1-D, all ones (or empty), and the output's rank is the data's: numpy and explicit mode with one
+    value per data dimension, bidirectional mode with no more values than the data has dimensions."""
+    target, rank = _target(case), len(case.data_shape)
+    if not _is_1d(case.target_shape) or any(t != 1 for t in target):
+        return False
+    return len(target) <= rank if case.mode == "bidirectional" else len(target) == rank
+
+
 def _target_not_1d_valid_flat(case: Case) -> bool:
     return np.ndim(np.asarray(case.target_shape, dtype=object)) > 1 and \
         outcome(replace(case, target_shape=_target(case)))[1] is None
@@ -345,6 +354,18 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "reversal_moves_an_axis": (lambda c: len(c.data_shape) >= 2 or len(_target(c)) >= 2,
                                "the data or target_shape has 2 or more dimensions (reversing the axes of the data or "
                                "of the output moves one)"),
+    "data_zero_faces_one": (lambda c: (0, 1) in _facing(c),
+                            "a data dimension 0 faces a target_shape value 1 (right-aligned in numpy and bidirectional "
+                            "mode, through axes_mapping in explicit mode), in any mode"),
+    "nop_target_of_ones": (_nop_target_of_ones, "target_shape is 1-D and all ones (or empty), and the output has the "
+                           "data's rank: the Broadcast EliminateNopBroadcast removes as a no-op"),
+    "ones_target_longer_than_data": (lambda c: _is_1d(c.target_shape) and len(_target(c)) > len(c.data_shape)
+                                     and all(t == 1 for t in _target(c)),
+                                     "target_shape is all ones, with more values than the data has dimensions"),
+    "target_is_data_shape": (lambda c: _is_1d(c.target_shape) and tuple(_target(c)) == tuple(c.data_shape),
+                             "target_shape holds the data's own dimensions (a node of a Constant target_shape then "
+                             "declares the data's shape in numpy and explicit mode)"),
+    "data_rank_2_or_more": (lambda c: len(c.data_shape) >= 2, "the data has 2 or more dimensions"),
     "target_is_zero_vector": (lambda c: _is_1d(c.target_shape) and _target(c) == [0],
                               "target_shape is [0]: one value, 0"),
     "int64_max_in_target": (lambda c: 2**63 - 1 in _target(c),
