@@ -409,3 +409,23 @@ def test_a_run_of_part_of_the_suite_keeps_the_full_runs_page(project):
         assert (reports / "index.html").read_bytes() == page
     runs = sorted((reports / "runs").iterdir())
     assert len(runs) == 3 and all((r / "index.html").exists() and (r / "results.json").exists() for r in runs)
+
+
+def test_the_readmes_command_is_a_run_of_the_whole_suite():
+    """`pytest conformance` (the README's first command) names this package: a run of the whole suite, which writes
+    reports/index.html (it was taken for a part and wrote to reports/runs/)."""
+    from types import SimpleNamespace
+
+    from conformance.plugin.options import part_of_the_suite
+
+    def config(*args, **options):
+        values = {"check": None, "path": None, "dtype": None, "mode": None, "shard": None, "backend": None, **options}
+        return SimpleNamespace(option=SimpleNamespace(keyword="", markexpr=""), args=list(args), rootpath=ROOT,
+                               getoption=values.__getitem__)
+
+    cases = ROOT / "cases"
+    assert not part_of_the_suite(config(str(ROOT / "conformance")), cases)
+    assert not part_of_the_suite(config(str(ROOT)), cases)
+    assert not part_of_the_suite(config(str(cases)), cases)
+    assert part_of_the_suite(config(str(cases / "numpy_rules.yaml")), cases)
+    assert part_of_the_suite(config(str(ROOT / "conformance"), backend=["local"]), cases)

@@ -108,8 +108,14 @@ def part_of_the_suite(config: pytest.Config, cases_dir: Path) -> bool:
     option = config.option
     return bool(option.keyword or option.markexpr or any(config.getoption(name) for name in
                                                          ("check", "path", "dtype", "mode", "shard", "backend"))
-                or any("::" in arg or Path(arg).resolve() not in (cases_dir, config.rootpath)
+                or any("::" in arg or Path(arg).resolve() not in whole_suite(config, cases_dir)
                        for arg in config.args))
+
+
+def whole_suite(config: pytest.Config, cases_dir: Path) -> tuple[Path, ...]:
+    """The arguments that name every case: the case directory, the project, and this package (`pytest
+    conformance`, the README's command, whose conftest loads the plugin)."""
+    return cases_dir, config.rootpath, Path(__file__).resolve().parents[1]
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:

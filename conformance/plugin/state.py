@@ -151,7 +151,7 @@ class State:
         option = self.config.option
         return bool(self.deselected or self.shard or self.only or self.selection or self.dtypes or self.modes
                     or option.keyword or option.markexpr
-                    or any("::" in arg or Path(arg).resolve() not in (self.cases_dir, self.config.rootpath)
+                    or any("::" in arg or Path(arg).resolve() not in options.whole_suite(self.config, self.cases_dir)
                            for arg in self.config.args))
 
     def close(self) -> None:
