@@ -165,15 +165,15 @@ def is_case_file(path: Path) -> bool:
     return path.suffix.lower() in CASE_SUFFIXES
 
 
-def linked_directory(path: Path) -> CaseFileError:
-    return CaseFileError(path.as_posix(), None, "a symbolic link to a directory: the suite reads the case "
-                                                "directory's own folders only (a link may lead outside it, or "
-                                                "back into it); link the case files themselves, or copy them")
+def linked_directory(name: str) -> CaseFileError:
+    return CaseFileError(name, None, "a symbolic link to a directory: the suite reads the case directory's own "
+                                     "folders only (a link may lead outside it, or back into it); link the case "
+                                     "files themselves, or copy them")
 
 
-def unreadable_directory(path: Path, error: OSError) -> CaseFileError:
-    return CaseFileError(path.as_posix(), None, f"directory cannot be read: {error.strerror or error}; its case "
-                                                "files were not run")
+def unreadable_directory(name: str, error: OSError) -> CaseFileError:
+    return CaseFileError(name, None, f"directory cannot be read: {error.strerror or error}; its case files were not "
+                                     "run")
 
 
 def scan(cases_dir: Path, root_dir: Path | None = None) -> tuple[list[Path], dict[Path, CaseFileError]]:
@@ -186,13 +186,13 @@ def scan(cases_dir: Path, root_dir: Path | None = None) -> tuple[list[Path], dic
 
     def unreadable(error: OSError) -> None:
         path = Path(error.filename)
-        problems[path] = unreadable_directory(Path(display_name(path, root_dir)), error)
+        problems[path] = unreadable_directory(display_name(path, root_dir), error)
 
     for folder, dirs, names in os.walk(cases_dir, onerror=unreadable):
         here = Path(folder)
         for d in dirs:
             if (here / d).is_symlink():
-                problems[here / d] = linked_directory(Path(display_name(here / d, root_dir)))
+                problems[here / d] = linked_directory(display_name(here / d, root_dir))
         files += [here / n for n in names if is_case_file(here / n)]
     return sorted(files), problems
 

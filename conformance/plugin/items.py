@@ -44,25 +44,35 @@ def rerun_command(nodeid: str, check: Check | None = None) -> str:
     return f"python3 -m pytest -p conformance.plugin {shlex.quote(nodeid)}{only}"
 
 
-class CasesDir(pytest.Directory):
+class _NamesItsProblem:
+    """A collector whose CaseFileError is the whole story: file, line and what, as one line."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CaseFileError):
+            return safe(str(excinfo.value))
+        # pytest.Collector.repr_failure takes no style (it picks the traceback style itself); pytest asks a
+        # collector with excinfo only, so style is always None here.
+        return super().repr_failure(excinfo)  # type: ignore[misc]
+
+
+class CasesDir(_NamesItsProblem, pytest.Directory):
     """The case directory or a folder in it: its files and folders in name order (as pytest.Dir collects them),
     then, in the case directory itself, the generated checks. What cannot be read is a collection error naming
     it (conformance.cases.scan says the same for the other readers of the directory), and the rest still runs."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         ihook = self.ihook
-        name = display_name(self.path, self.config.rootpath)
         try:
             entries = sorted(self.path.iterdir())
         except OSError as e:
-            raise CaseFileError(name, None, unreadable_directory(Path(name), e).message) from None
+            raise unreadable_directory(display_name(self.path, self.config.rootpath), e) from None
         for entry in entries:
             if not self.session.isinitpath(entry, with_parents=entry.is_dir()) and \
                     ihook.pytest_ignore_collect(collection_path=entry, config=self.config):
                 continue
             if entry.is_dir() and entry.is_symlink():
                 yield Unreadable.from_parent(self, path=entry,
-                                             error=linked_directory(Path(display_name(entry, self.config.rootpath))))
+                                             error=linked_directory(display_name(entry, self.config.rootpath)))
             elif entry.is_dir():
                 yield CasesDir.from_parent(self, path=entry)
             elif is_case_file(entry):  # a FIFO or a link to nothing too: reading it says what it is
@@ -70,13 +80,8 @@ class CasesDir(pytest.Directory):
         if self.path == state_of(self.config).cases_dir and self.config.getoption("generated_examples") > 0:
             yield GeneratedChecks.from_parent(self, name="generated")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, CaseFileError):
-            return safe(str(excinfo.value))
-        return super().repr_failure(excinfo)
 
-
-class Unreadable(pytest.File):
+class Unreadable(_NamesItsProblem, pytest.File):
     """Something in the case directory the suite will not read: its collection error."""
 
     def __init__(self, *, error: CaseFileError, **kwargs: Any) -> None:
@@ -86,11 +91,8 @@ class Unreadable(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         raise self.error
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        return safe(str(excinfo.value))
 
-
-class CaseFile(pytest.File):
+class CaseFile(_NamesItsProblem, pytest.File):
     """One YAML file of cases: a collection error names its file and line; the other files still run."""
 
     def collect(self) -> Iterator[CaseItem]:
@@ -112,13 +114,6 @@ class CaseFile(pytest.File):
                 if checks:
                     yield CaseItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case, backend_ref=ref,
                                                checks=checks)
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, CaseFileError):
-            return safe(str(excinfo.value))
-        # pytest.Collector.repr_failure takes no style (it picks the traceback style itself); pytest asks a
-        # collector with excinfo only, so style is always None here.
-        return super().repr_failure(excinfo)
 
 
 class CheckFailure(Exception):

@@ -103,11 +103,16 @@ def validate(config: pytest.Config, backend_names: set[str]) -> None:
 
 
 def part_of_the_suite(config: pytest.Config, cases_dir: Path) -> bool:
-    """The run's options or arguments leave checks out: -k, -m, --check, --path, --dtype, --mode, --shard,
-    --backend, or test ids and files other than the case directory and the project."""
+    """The run leaves checks out (``leaves_checks_out``) or backends: --backend."""
+    return leaves_checks_out(config, cases_dir) or bool(config.getoption("backend"))
+
+
+def leaves_checks_out(config: pytest.Config, cases_dir: Path) -> bool:
+    """The run's options or arguments leave checks of its backends out: -k, -m, --check, --path, --dtype, --mode,
+    --shard, or test ids and files other than the whole suite's (``whole_suite``)."""
     option = config.option
     return bool(option.keyword or option.markexpr or any(config.getoption(name) for name in
-                                                         ("check", "path", "dtype", "mode", "shard", "backend"))
+                                                         ("check", "path", "dtype", "mode", "shard"))
                 or any("::" in arg or Path(arg).resolve() not in whole_suite(config, cases_dir)
                        for arg in config.args))
 

@@ -15,7 +15,7 @@ import pytest
 
 from conformance import known as known_mod
 from conformance.backends import BUILTIN, Backend, BackendNotFound, load
-from conformance.cases import CaseFileError, load_file, scan
+from conformance.cases import CaseFileError, case_files, load_file
 from conformance.plugin import options
 from conformance.plugin.options import parse_shard, shard_of
 from conformance.plugin.terminal_text import safe
@@ -134,7 +134,7 @@ class State:
             return None
         if ref not in self._type_extras:
             cases = []
-            for path in scan(self.cases_dir)[0]:
+            for path in case_files(self.cases_dir):
                 try:
                     cases += load_file(path, self.config.rootpath)
                 except CaseFileError:
@@ -148,11 +148,7 @@ class State:
 
     def restricted(self) -> bool:
         """Some checks of the suite were left out: a known difference matching none of those that ran is no news."""
-        option = self.config.option
-        return bool(self.deselected or self.shard or self.only or self.selection or self.dtypes or self.modes
-                    or option.keyword or option.markexpr
-                    or any("::" in arg or Path(arg).resolve() not in options.whole_suite(self.config, self.cases_dir)
-                           for arg in self.config.args))
+        return self.deselected or options.leaves_checks_out(self.config, self.cases_dir)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -18,11 +18,23 @@ from typing import Any
 
 from conformance.results.record import FORMAT, FORMAT_1, CaseRecord, CheckRecord, Results
 
-__all__ = ["FORMAT", "Stream", "as_results", "column", "dumps", "load", "load_stream", "merge", "save", "write_atomic"]
+__all__ = ["FORMAT", "Stream", "as_results", "column", "dumps", "load", "load_stream", "merge", "save", "write_atomic",
+           "write_temp"]
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file and rename, so a crash never leaves a half-written file."""
+    tmp = write_temp(path, text)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_temp(path: Path, text: str) -> str:
+    """``text`` in a new temporary file beside ``path`` (its folder made if need be), readable as a file written
+    plainly would be; its name. Nothing is left behind if writing fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
@@ -32,10 +44,10 @@ def write_atomic(path: Path, text: str) -> None:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
+    return tmp
 
 
 def _no_constant(name: str) -> Any:

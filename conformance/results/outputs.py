@@ -27,6 +27,8 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from conformance.results.files import write_temp
+
 # Where a run writes when not told: a full run to reports/, a run of part of the suite (``part_of_the_suite`` in
 # conformance/plugin/options.py) to a folder of its own under reports/runs/, so that a rerun command or a -k
 # never replaces the full run's page.
@@ -138,22 +140,9 @@ def commit(files: list[tuple[Path, Callable[[], str]]]) -> tuple[list[Path], dic
     failed: dict[Path, str] = {}
     try:
         for path, text in files:
-            tmp = None
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(text())
-                umask = os.umask(0)  # mkstemp creates 0600; a report is for reading by others
-                os.umask(umask)
-                os.chmod(tmp, 0o666 & ~umask)
-                ready.append((tmp, path))
-            except BaseException as e:  # OSError: this file only; anything else (Ctrl-C) ends the commit
-                if tmp is not None:
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-                if not isinstance(e, OSError):
-                    raise
+                ready.append((write_temp(path, text()), path))
+            except OSError as e:  # this file only; anything else (Ctrl-C) ends the commit
                 failed[path] = e.strerror or str(e)
         with _signals_held():
             for tmp, path in ready:
