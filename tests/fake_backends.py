@@ -372,3 +372,20 @@ class ChildStartingBackend(LocalBackend):
 
         child = subprocess.Popen(["sleep", "600"])
         return Outcome(error=f"child {child.pid}", stage="infer")
+
+
+class ThreeAxesZeroFlipBackend(LocalBackend):
+    """The local implementation with two more path axes, losing -0.0 (as ZeroFlipBackend) only where Broadcast-3
+    runs with layout b and copy y: a path combination a default (pairwise) run of a case outside the spec's
+    examples and rules leaves out, and --paths all takes."""
+
+    name = "three-axes"
+    axes = (*LocalBackend.axes, Axis("layout", ("a", "b"), help="a test axis"),
+            Axis("copy", ("x", "y"), help="a test axis"))
+
+    def run(self, request: Request) -> Outcome:
+        outcome = super().run(request)
+        if (dict(request.path) == {"op": "v3", "layout": "b", "copy": "y"} and outcome.output is not None
+                and outcome.output.dtype.kind == "f"):
+            return Outcome(output=outcome.output + np.zeros((), outcome.output.dtype))
+        return outcome

@@ -200,6 +200,41 @@ def test_known_differences_are_strict(project):
     result.assert_outcomes(failed=2, passed=1)
 
 
+def test_an_entry_met_only_on_paths_a_default_run_leaves_out_is_not_called_stale(project):
+    """A default run takes every pair of axis values of an edge case, not every path: an entry that only a path
+    it left out meets is named as such (not "matched no check"), and --paths all matches it; an entry no path
+    meets is still stale."""
+    (project.path / "cases" / "small.yaml").write_text(CASES.replace("group: rule", "group: edge"))
+    known = project.path / "three-axes.yaml"
+    known.write_text("""\
+- id: v3-b-y-loses-signed-zero
+  match: {dtype: f32, path: {op: v3, layout: b, copy: y}}
+  inputs: [valid]
+  verdict: wrong_values
+  reason: adds +0.0 on that path only
+  link: https://example.invalid/issue/3
+- id: no-such-layout
+  match: {path: {layout: c}}
+  verdict: wrong_values
+  reason: a layout no path has
+  link: https://example.invalid/issue/4
+""")
+    args = ("--backend", "tests.fake_backends:ThreeAxesZeroFlipBackend", "--known", str(known))
+    result, data = run(project, *args)
+    assert not any("-v3-b-y-" in c["id"] for c in data["checks"])  # the path the pairwise choice leaves out
+    assert [u["entry"]["id"] for u in data["unmatched_known"]] == ["no-such-layout"]
+    assert data["known_on_other_paths"] == [{"backend": "three-axes", "entry": "v3-b-y-loses-signed-zero"}]
+    result.stdout.fnmatch_lines(["*known difference no-such-layout * matched no check*",
+                                 "*1 known differences matched no check of this run but are met on paths it leaves "
+                                 "out of some cases (--paths all takes them): v3-b-y-loses-signed-zero*"])
+    assert "known-on-other-paths" in (project.path / "out" / "index.html").read_text()
+
+    result, data = run(project, *args, "--paths", "all")
+    assert {c["known"]["id"] for c in data["checks"] if c.get("known")} == {"v3-b-y-loses-signed-zero"}
+    assert [u["entry"]["id"] for u in data["unmatched_known"]] == ["no-such-layout"]
+    assert data["known_on_other_paths"] == []
+
+
 def test_accepting_an_invalid_input_fails_with_a_rerun_command(project):
     result, data = run(project, "--backend", "tests.fake_backends:AcceptAllBackend")
     assert verdicts(data)["small_reject[acceptall-v3-f32]"] == "accepted_invalid"

@@ -143,6 +143,7 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
                                "message": e.get("message")} for e in results.collection_errors],
         "unmatched_known": [{"backend": u.get("backend"), "entry": json.dumps(u.get("entry"), sort_keys=True)}
                             for u in results.unmatched_known],
+        "known_on_other_paths": results.known_on_other_paths,
         "legend": [{"verdict": v, "letter": short, "meaning": m} for v, (short, m) in VERDICTS.items()],
         "verdicts": [{"name": v, "letter": letter(v)} for v in VERDICTS] +
                     [{"name": v, "letter": "?"} for v in codes.verdicts if v not in VERDICTS],

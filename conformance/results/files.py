@@ -114,6 +114,7 @@ def merge(runs: Iterable[Results]) -> Results:
                 seen[check_key] = len(merged.checks)
                 merged.checks.append(check)
         merged.unmatched_known.extend(r.unmatched_known)
+        merged.known_on_other_paths.extend(r.known_on_other_paths)
         merged.collection_errors.extend(r.collection_errors)
     merged.run = replace(runs[-1].run, complete=all(r.run.complete for r in runs))
     return merged
@@ -176,4 +177,5 @@ def load_stream(path: Path) -> Results:
     return Results.from_json({"format": header.get("format", FORMAT_1), "run": run,
                               "backends": header.get("backends", {}), "cases": cases, "checks": checks,
                               "unmatched_known": (footer or {}).get("unmatched_known", []),
+                              "known_on_other_paths": (footer or {}).get("known_on_other_paths", []),
                               "collection_errors": errors})

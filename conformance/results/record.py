@@ -6,7 +6,8 @@ Layout (``format`` = FORMAT)::
 
     {"format": FORMAT, "run": RunInfo, "runs": [RunInfo] (a merge of several files only),
      "backends": {name: BackendInfo}, "cases": {case id: CaseRecord}, "checks": [CheckRecord],
-     "unmatched_known": [{"backend": str, "entry": {...}}], "collection_errors": [{"file", "line", "message"}]}
+     "unmatched_known": [{"backend": str, "entry": {...}}], "known_on_other_paths": [{"backend", "entry"}],
+     "collection_errors": [{"file", "line", "message"}]}
 
 A check is case x backend x path x element type (dtype) x shape type (shape_dtype); its ``key``
 (``<case id>[<part>]``, the id's last ``::`` segment) is what comparisons match on, so a file of format /1 (the
@@ -274,6 +275,7 @@ class Results:
     cases: dict[str, CaseRecord] = field(default_factory=dict)
     checks: list[CheckRecord] = field(default_factory=list)
     unmatched_known: list[dict[str, Any]] = field(default_factory=list)
+    known_on_other_paths: list[dict[str, str]] = field(default_factory=list)  # met only on paths not run
     collection_errors: list[dict[str, Any]] = field(default_factory=list)
     runs: list[RunInfo] = field(default_factory=list)
     format: str = FORMAT  # the format it was read from; to_json always writes FORMAT
@@ -292,7 +294,8 @@ class Results:
         out |= {"backends": {k: b.to_json() for k, b in self.backends.items()},
                 "cases": {k: c.to_json() for k, c in self.cases.items()},
                 "checks": [c.to_json() for c in self.checks],
-                "unmatched_known": list(self.unmatched_known), "collection_errors": list(self.collection_errors)}
+                "unmatched_known": list(self.unmatched_known), "known_on_other_paths": list(self.known_on_other_paths),
+                "collection_errors": list(self.collection_errors)}
         return out
 
     @classmethod
@@ -316,4 +319,5 @@ class Results:
                           if isinstance(v, Mapping)},
                    checks=[CheckRecord.from_json(c, format) for c in checks],
                    unmatched_known=list(data.get("unmatched_known") or []),
+                   known_on_other_paths=list(data.get("known_on_other_paths") or []),
                    collection_errors=list(data.get("collection_errors") or []), format=format)

@@ -79,6 +79,8 @@ class RunLog:
         self.collection_errors: list[dict[str, Any]] = []
         self.written: list[Path] = []
         self.unmatched: list[dict[str, Any]] = []
+        # unmatched entries that a check on a path this run left out would meet (not news: --paths all runs them)
+        self.on_other_paths: list[dict[str, str]] = []
         self.cases: dict[str, dict[str, Any]] = {}
         self.stream: results.Stream | None = None
         self.compare: results.Results | Path | None = None
@@ -182,6 +184,8 @@ class RunLog:
         versions: dict[str, str | None] = {b.name: b.version() or "" for b in self.backends.values()}
         unmatched = known_mod.unmatched({n: ks for n, ks in self.known.items() if n in names}, matched, versions,
                                         restricted)
+        on_other_paths = self._on_other_paths(unmatched, cases, versions) if unmatched else []
+        unmatched = [u for u in unmatched if {"backend": u["backend"], "entry": u["entry"]["id"]} not in on_other_paths]
         return {
             "format": results.FORMAT,
             "run": {**self._run_info, "finished": _now(), "complete": complete,
@@ -190,8 +194,34 @@ class RunLog:
             "cases": cases,
             "checks": self.checks,
             "unmatched_known": unmatched,
+            "known_on_other_paths": on_other_paths,
             "collection_errors": self.collection_errors,
         }
+
+    def _on_other_paths(self, unmatched: list[dict[str, Any]], cases: dict[str, dict[str, Any]],
+                        versions: dict[str, str | None]) -> list[dict[str, str]]:
+        """Of the entries that matched no check of a run taking some paths of a case only (not --paths all),
+        those that a check on a path it left out would meet, as {"backend", "entry": id}: read from the case
+        files of the cases that ran, planned on every path."""
+        if self.config.getoption("paths", "default") == "all":
+            return []
+        from conformance.cases import CaseFileError, load_file
+        from conformance.cases.schema import GENERATED
+        from conformance.run.plan import met_on_every_path
+
+        root, loaded = self.config.rootpath, []
+        for name in sorted({d["file"] for d in cases.values() if d.get("group") != GENERATED and d.get("file")}):
+            with contextlib.suppress(CaseFileError, OSError):  # changed since: its checks' verdicts stand
+                loaded += [c for c in load_file(root / name, root) if c.id in cases]
+        by_name = {b.name: b for b in self.backends.values()}
+        budget = int(self.config.getoption("output_budget") * 2**20)  # as the run's (conformance/plugin/state.py)
+        found = []
+        for name in sorted({u["backend"] for u in unmatched}):
+            ids = {u["entry"]["id"] for u in unmatched if u["backend"] == name}
+            entries = [k for k in self.known.get(name, []) if k.id in ids]
+            met = met_on_every_path(entries, loaded, by_name[name], versions.get(name), budget)
+            found += [{"backend": name, "entry": k.id} for k in entries if k.id in met]
+        return found
 
     def finish(self, session: pytest.Session, restricted: bool = False) -> None:
         if self.runs_nothing:
@@ -203,9 +233,10 @@ class RunLog:
                        or bool(session.shouldstop) or bool(session.shouldfail))
         data = self.build(complete=not interrupted, restricted=restricted)
         self.unmatched = data["unmatched_known"]
+        self.on_other_paths = data["known_on_other_paths"]
         if self.stream is not None:
             self._stream({"footer": {key: data["run"][key] for key in ("finished", "complete", "wall_time")}
-                          | {"unmatched_known": self.unmatched}})
+                          | {"unmatched_known": self.unmatched, "known_on_other_paths": self.on_other_paths}})
             with contextlib.suppress(OSError):
                 self.stream.close()
             if self.stream_lost is None:
@@ -253,6 +284,10 @@ class RunLog:
                          "own as well (a sample), and agreed")
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
+        if self.on_other_paths:
+            lines.append(f"conformance: {len(self.on_other_paths)} known differences matched no check of this run but "
+                         "are met on paths it leaves out of some cases (--paths all takes them): "
+                         + ", ".join(u["entry"] for u in self.on_other_paths))
         if self.changes is not None and isinstance(self.compare, results.Results):
             lines.append(f"conformance: since the run of {self.compare.run.started} (--compare): "
                          + ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in self.changes.items()))

@@ -172,6 +172,28 @@ def type_coverage(cases: Iterable[Case], backend: Backend, dtypes: tuple[str, ..
     return {key: frozenset(types) for key, types in extras.items()}
 
 
+def met_on_every_path(entries: list[Any], cases: Iterable[Case], backend: Backend, version: str | None,
+                      budget: int) -> set[str]:
+    """The ids of those known-difference ``entries`` of ``backend`` whose conditions (the verdict aside) some
+    check of ``--paths all`` on these cases meets: a default run, which takes some paths of a case only, can
+    leave an entry unmatched that such a check would show; one that none would meet describes no check at all."""
+    from conformance import known as known_mod  # known imports this module's shape_only
+
+    left, met = list(entries), set()
+    for case in cases:
+        for check in plan(case, backend, backend.name, None, every_path=True):
+            if check.not_applicable is not None or check.path is None or check.dtype is None:
+                continue
+            facts = known_mod.Facts(case, check.dtype, check.shape_dtype, check.path, check.variant, version,
+                                    shape_only(case, check.dtype, budget))
+            met |= {k.id for k in known_mod.candidates(left, facts) if all(t(facts) for t in k.tests[1])}
+            if met:
+                left = [k for k in left if k.id not in met]
+                if not left:
+                    return met
+    return met
+
+
 def shape_only(case: Case, dtype: str, budget: int) -> bool:
     """A check that only declares: its case has "?" dimensions, or its output would exceed the budget."""
     return case.dynamic or materialised_bytes(case, dtype) > budget
