@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import shlex
@@ -233,6 +234,16 @@ def test_an_entry_met_only_on_paths_a_default_run_leaves_out_is_not_called_stale
     assert {c["known"]["id"] for c in data["checks"] if c.get("known")} == {"v3-b-y-loses-signed-zero"}
     assert [u["entry"]["id"] for u in data["unmatched_known"]] == ["no-such-layout"]
     assert data["known_on_other_paths"] == []
+
+
+def test_the_results_and_the_page_say_the_command_that_ran(project):
+    result, data = run(project, "--backend", "local", "-k", "small_numpy")
+    command = data["run"]["command"]
+    # runpytest_subprocess runs "<python> -mpytest <args>": the interpreter by its name, the arguments as given
+    assert command.startswith("python") and " -mpytest " in command and command.endswith("-k small_numpy")
+    assert data["run"]["argv"][-2:] == ["-k", "small_numpy"]
+    page = (project.path / "out" / "index.html").read_text()
+    assert f"<code>{html.escape(command)}</code>" in page
 
 
 def test_accepting_an_invalid_input_fails_with_a_rerun_command(project):

@@ -37,7 +37,8 @@ def run_view(run: RunInfo) -> dict[str, Any]:
     packages = run.packages if isinstance(run.packages, Mapping) else {}
     return {"started": run.started, "finished": run.finished, "complete": bool(run.complete),
             "suite_commit": run.suite_commit, "python": run.python, "platform": run.platform, "cpu": run.cpu,
-            "argv": " ".join(map(str, run.argv or [])) or None, "wall_time": duration(run.wall_time),
+            # the command line; a file written before it was recorded has pytest's arguments only
+            "argv": run.command or " ".join(map(str, run.argv or [])) or None, "wall_time": duration(run.wall_time),
             "packages": sorted((str(k), v) for k, v in packages.items())}
 
 

@@ -237,9 +237,16 @@ class RunInfo(_Record):
     python: str | None = None
     platform: str | None = None
     cpu: str | None = None
-    argv: list[str] = field(default_factory=list)
+    argv: list[str] = field(default_factory=list)  # pytest's arguments
     wall_time: float | None = None  # seconds
     packages: dict[str, str] = field(default_factory=dict)  # name -> version
+    command: str | None = None  # the command line that ran (e.g. python3 -m pytest conformance -n auto)
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if out["command"] is None:  # a file written before the field, read and written again
+            del out["command"]
+        return out
 
 
 @dataclass

@@ -7,6 +7,7 @@ import datetime as dt
 import functools
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import time
@@ -24,6 +25,12 @@ from conformance.results import outputs
 
 PACKAGES = ("numpy", "openvino", "onnxruntime", "onnx", "pytest", "pytest-xdist", "PyYAML",
             "jsonschema", "Jinja2", "ml_dtypes", "hypothesis")
+
+
+def _command() -> str:
+    """The command line that ran, the interpreter by its name (python3, not a path)."""
+    argv = list(getattr(sys, "orig_argv", None) or sys.argv)
+    return shlex.join([os.path.basename(argv[0]), *argv[1:]]) if argv else ""
 
 
 def _now() -> str:
@@ -148,7 +155,7 @@ class RunLog:
         config = self.config
         return {"started": self.started, "suite_commit": _commit(config.rootpath), "python": sys.version.split()[0],
                 "platform": platform.platform(), "cpu": _cpu(), "argv": list(config.invocation_params.args),
-                "packages": _versions()}
+                "packages": _versions(), "command": _command()}
 
     def add_case(self, case_id: str, data: dict[str, Any]) -> None:
         """A case some check ran on (each test item sends its own: no process reads the case files again)."""
