@@ -186,9 +186,10 @@ def met_on_every_path(entries: list[Any], cases: Iterable[Case], backend: Backen
                 continue
             facts = known_mod.Facts(case, check.dtype, check.shape_dtype, check.path, check.variant, version,
                                     shape_only(case, check.dtype, budget))
-            met |= {k.id for k in known_mod.candidates(left, facts) if all(t(facts) for t in k.tests[1])}
-            if met:
-                left = [k for k in left if k.id not in met]
+            found = {k.id for k in known_mod.candidates(left, facts) if all(t(facts) for t in k.tests[1])}
+            if found:  # the rest are looked for in the checks to come
+                met |= found
+                left = [k for k in left if k.id not in found]
                 if not left:
                     return met
     return met
