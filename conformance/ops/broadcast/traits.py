@@ -18,32 +18,30 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from conformance.data import DTYPES, make_data, special_values
+from conformance.data import DTYPES, make_data, specials_held
 from conformance.ops.broadcast.params import BroadcastParams as Case
 from conformance.ops.broadcast.params import outcome
 
 INT32_MAX = 2**31 - 1
 
 
-def _first(dtype: str, changed: Callable[[np.ndarray], np.ndarray]) -> int:
-    """Where the first value that ``changed`` flags stands among the special values leading every input."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        return int(np.flatnonzero(changed(special_values(DTYPES[dtype])))[0])
-
-
 def _bits(a: np.ndarray) -> np.ndarray:
     return a.view(f"u{a.dtype.itemsize}")
 
 
-# The i64/u64 round trip through int32, wrapping (OpenVINO from 2025.4) or clamping (before); f64 through f32.
-FIRST_I64_BEYOND_INT32 = _first("i64", lambda v: (v < -2**31) | (v > INT32_MAX))
-FIRST_U64_BEYOND_UINT32 = _first("u64", lambda v: v.astype(np.int32).astype(np.uint64) != v)
-FIRST_U64_BEYOND_INT32 = _first("u64", lambda v: v > INT32_MAX)
-FIRST_U32_BEYOND_INT32 = _first("u32", lambda v: v > INT32_MAX)
-FIRST_F64_INEXACT_IN_F32 = _first("f64", lambda v: _bits(v.astype(np.float32).astype(np.float64)) != _bits(v))
-FIRST_NAN_PAYLOAD = _first("bf16", lambda v: np.isnan(v.astype(np.float32)) & (_bits(v) != 0x7FC0))
-FIRST_SUBNORMAL = _first("bf16", lambda v: v.astype(np.float64) == float(ml_dtypes.finfo(DTYPES["bf16"])
-                                                                         .smallest_subnormal))
+# What a lossy copy changes, by the element type whose special values show it: the i64/u64 round trip through
+# int32, wrapping (OpenVINO from 2025.4) or clamping (before); f64 through f32; a NaN's payload; a subnormal.
+Changed = tuple[str, Callable[[np.ndarray], np.ndarray]]
+I64_BEYOND_INT32: Changed = ("i64", lambda v: (v < -2**31) | (v > INT32_MAX))
+U64_BEYOND_UINT32: Changed = ("u64", lambda v: v.astype(np.int32).astype(np.uint64) != v)
+U64_BEYOND_INT32: Changed = ("u64", lambda v: v > INT32_MAX)
+U32_BEYOND_INT32: Changed = ("u32", lambda v: v > INT32_MAX)
+F64_INEXACT_IN_F32: Changed = ("f64", lambda v: _bits(v.astype(np.float32).astype(np.float64)) != _bits(v))
+# every float type holds the same kinds at the same places (conformance.data.FLOAT_KINDS): bf16 speaks for all
+NAN_PAYLOAD: Changed = ("bf16", lambda v: np.isnan(v.astype(np.float32)) & ((_bits(v) & 0x7FFF) != 0x7FC0))
+SIGNALLING_NAN: Changed = ("bf16", lambda v: np.isnan(v.astype(np.float32)) & ((_bits(v) & 0x40) == 0))
+SUBNORMAL: Changed = ("bf16", lambda v: v.astype(np.float64) == float(ml_dtypes.finfo(DTYPES["bf16"])
+                                                                        .smallest_subnormal))
 
 
 def _flat(values: Any) -> list[int]:
@@ -80,13 +78,14 @@ def _output(case: Case) -> tuple[int, ...] | None:
     return dims if len(dims) == len(shape) else None
 
 
-def _shows(case: Case, first: int) -> bool:
-    """The input holds its special value number ``first`` (0-based), and the output shows it."""
-    out = _output(case)
-    if out is None or math.prod(out) <= 0:
+def _shows(case: Case, changed: Changed) -> bool:
+    """The input holds a special value that ``changed`` flags (in the type it names), and the output shows it."""
+    out, data = _output(case), _static_shape(case)
+    if out is None or math.prod(out) <= 0 or data is None:
         return False
-    data = _static_shape(case)
-    return data is not None and math.prod(data) > first
+    dtype, flags = changed
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.any(flags(specials_held(data, dtype))))
 
 
 def _payload_nan_in_tail(case: Case, block: int = 8) -> bool:
@@ -290,27 +289,24 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
     "merged_rank_over_6": (lambda c: _merged_rank(c) > 6,
                            "numpy or explicit: more than 6 dimensions once adjacent axes alike are merged"),
-    "i64_data_beyond_int32": (lambda c: _shows(c, FIRST_I64_BEYOND_INT32),
-                              f"an i64 input holds a value int32 cannot carry (it has more than "
-                              f"{FIRST_I64_BEYOND_INT32} elements), and the output shows it"),
-    "u64_data_beyond_uint32": (lambda c: _shows(c, FIRST_U64_BEYOND_UINT32),
-                               f"a u64 input holds a value of 2**32 or more that an int32 round trip changes (it "
-                               f"has more than {FIRST_U64_BEYOND_UINT32} elements), and the output shows it"),
-    "u64_data_beyond_int32": (lambda c: _shows(c, FIRST_U64_BEYOND_INT32),
-                              f"a u64 input holds a value above 2**31 - 1 (it has more than {FIRST_U64_BEYOND_INT32}"
-                              " elements), and the output shows it"),
-    "f64_data_inexact_in_f32": (lambda c: _shows(c, FIRST_F64_INEXACT_IN_F32),
-                                f"an f64 input holds a value f32 cannot carry (it has more than "
-                                f"{FIRST_F64_INEXACT_IN_F32} elements), and the output shows it"),
-    "nan_payload_in_data": (lambda c: _shows(c, FIRST_NAN_PAYLOAD),
-                            f"a float input holds a NaN with a payload (it has more than {FIRST_NAN_PAYLOAD} "
-                            "elements), and the output shows it"),
-    "u32_data_beyond_int32": (lambda c: _shows(c, FIRST_U32_BEYOND_INT32),
-                              f"a u32 input holds a value above 2**31 - 1 (it has more than {FIRST_U32_BEYOND_INT32}"
-                              " elements), and the output shows it"),
-    "subnormal_in_data": (lambda c: _shows(c, FIRST_SUBNORMAL),
-                          f"a bf16 or f32 input holds the smallest subnormal (it has more than {FIRST_SUBNORMAL} "
-                          "elements: the special values lead it), and the output shows it"),
+    "i64_data_beyond_int32": (lambda c: _shows(c, I64_BEYOND_INT32),
+                              "an i64 input holds a value int32 cannot carry, and the output shows it"),
+    "u64_data_beyond_uint32": (lambda c: _shows(c, U64_BEYOND_UINT32),
+                               "a u64 input holds a value of 2**32 or more that an int32 round trip changes, and "
+                               "the output shows it"),
+    "u64_data_beyond_int32": (lambda c: _shows(c, U64_BEYOND_INT32),
+                              "a u64 input holds a value above 2**31 - 1, and the output shows it"),
+    "f64_data_inexact_in_f32": (lambda c: _shows(c, F64_INEXACT_IN_F32),
+                                "an f64 input holds a value f32 cannot carry, and the output shows it"),
+    "nan_payload_in_data": (lambda c: _shows(c, NAN_PAYLOAD),
+                            "a float input holds a NaN with a payload (a signalling NaN has one), and the output "
+                            "shows it"),
+    "signalling_nan_in_data": (lambda c: _shows(c, SIGNALLING_NAN),
+                               "a float input holds a signalling NaN, and the output shows it"),
+    "u32_data_beyond_int32": (lambda c: _shows(c, U32_BEYOND_INT32),
+                              "a u32 input holds a value above 2**31 - 1, and the output shows it"),
+    "subnormal_in_data": (lambda c: _shows(c, SUBNORMAL),
+                          "a float input holds the smallest subnormal, and the output shows it"),
     "single_element_data": (lambda c: (d := _static_shape(c)) is not None and math.prod(d) == 1,
                             "the data holds one element (a scalar, or every dimension 1)"),
     "output_is_data_shape": (lambda c: (o := _output(c)) is not None and o == _static_shape(c),
