@@ -31,6 +31,7 @@ from conformance.cases import as_yaml_dims
 from conformance.data import DTYPES, make_data
 from conformance.judge import Expectation, Judgement, judge, plain_array
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
+from conformance.run import contexts
 from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
 
 # One passing shared check in SAMPLE_ALONE is computed again on a model of its own (a deterministic sample, by a
@@ -79,7 +80,7 @@ def prepare(check: Check, budget: int = DEFAULT_BUDGET, with_expected: bool = Tr
             for name, shape in shapes.items()}
     expected = None
     if with_expected and not declare_only and check.backend_rule is None and case.valid:
-        expected = op.expected(case.params, data, check.version)
+        expected = contexts.compose(check.path_dict, op.expected(case.params, data, check.version))
     request = Request(op=case.op, path=check.path_dict, inputs={**data, **op.shape_inputs(case.params,
                                                                                            DTYPES[check.shape_dtype])},
                       attrs=op.attributes(case.params), shape_only=declare_only, input_shapes=shapes,
