@@ -45,6 +45,9 @@ NAN_PAYLOAD: Changed = ("bf16", lambda v: np.isnan(v.astype(np.float32)) & ((_bi
 SIGNALLING_NAN: Changed = ("bf16", lambda v: np.isnan(v.astype(np.float32)) & ((_bits(v) & 0x40) == 0))
 SUBNORMAL: Changed = ("bf16", lambda v: (v.astype(np.float64) != 0)
                       & (np.abs(v.astype(np.float64)) < float(ml_dtypes.finfo(DTYPES["bf16"]).tiny)))
+# finite f32 beyond bf16's largest finite value (which OpenVINO's CPU plugin clamps f32 Constants to under bf16)
+BF16_MAX = float(ml_dtypes.finfo(ml_dtypes.bfloat16).max)
+F32_BEYOND_BF16_MAX: Changed = ("f32", lambda v: np.isfinite(v) & (np.abs(v.astype(np.float64)) > BF16_MAX))
 NEGATIVE_ZERO: Changed = ("bf16", lambda v: _bits(v) == 0x8000)
 
 
@@ -313,6 +316,9 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "subnormal_in_data": (lambda c: _shows(c, SUBNORMAL),
                           "a float input holds a subnormal (the smallest or the largest, of either sign), and the "
                           "output shows it"),
+    "f32_data_beyond_bf16_max": (lambda c: _shows(c, F32_BEYOND_BF16_MAX),
+                                 "an f32 input holds a finite value beyond bf16's largest (f32's max or lowest), "
+                                 "and the output shows it"),
     "negative_zero_in_data": (lambda c: _shows(c, NEGATIVE_ZERO),
                               "a float input holds -0.0, and the output shows it"),
     "single_element_data": (lambda c: (d := _static_shape(c)) is not None and math.prod(d) == 1,
