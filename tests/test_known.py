@@ -20,12 +20,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conformance.data import specials_held
 from conformance import known, ops
 from conformance.backends import Outcome, Request
 from conformance.backends.local import LocalBackend
 from conformance.cases import Case, load_all
-from conformance.data import DTYPES
+from conformance.data import DTYPES, specials_held
 from conformance.known import Facts, Known, KnownFileError, find, path_of_label
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,8 @@
 """ov-cpu-bf16-precision-clamps-f32-constant-data (conformance/known/openvino.yaml)
 
 Under INFERENCE_PRECISION_HINT bf16 (the CPU plugin's default on a CPU with AMX), f32 Constant data is clamped
-to bf16's finite range: FLT_MAX 0x7f7fffff comes back as 0x7f7f0000 (1 + 2**-23 keeps its bits). With the hint f32 the bits stay. The spec's output
+to bf16's finite range: FLT_MAX 0x7f7fffff comes back as 0x7f7f0000
+(1 + 2**-23 keeps its bits). With the hint f32 the bits stay. The spec's output
 replicates the data.
 
 Exit 0: the bug shows; 1: the runtime does what the spec says; 2: cannot run here (also: the CPU does not run
