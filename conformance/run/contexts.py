@@ -28,7 +28,7 @@ def quieted(values: np.ndarray) -> np.ndarray:
     if name_of(values.dtype) not in FLOATS or name_of(values.dtype) == "f8e4m3":
         return values
     nmant = int(ml_dtypes.finfo(values.dtype).nmant)
-    bits = np.ascontiguousarray(values).view(f"u{values.dtype.itemsize}")
+    bits = np.array(values, order="C").view(f"u{values.dtype.itemsize}")  # (ascontiguousarray makes 0-d 1-D)
     exponent = (bits >> nmant) & ((1 << (values.dtype.itemsize * 8 - 1 - nmant)) - 1)
     mantissa = bits & ((1 << nmant) - 1)
     quiet = bits.dtype.type(1 << (nmant - 1))
