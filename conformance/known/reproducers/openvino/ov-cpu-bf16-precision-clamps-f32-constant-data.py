@@ -25,7 +25,7 @@ if "BF16" not in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
     sys.exit(2)
 bits = np.array([0x7F7FFFFF, 0x3F800001], np.uint32)  # FLT_MAX; 1 + 2**-23
 t = ops.parameter([2], np.int64)
-model = ov.Model([ops.broadcast(ops.constant(bits.view(np.float32)), t)], [t])
+model = ov.Model([ops.broadcast(ov.op.Constant(bits.view(np.float32)), t)], [t])
 for hint in ("f32", "bf16"):
     c = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": hint})
     out = np.ascontiguousarray(c([np.array([2, 2], np.int64)])[0])
