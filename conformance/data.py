@@ -16,8 +16,10 @@ that packs 4-bit types packs and unpacks them itself). Strings are fixed-width n
 
 from __future__ import annotations
 
+import json
 import math
 import zlib
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -104,12 +106,18 @@ def special_values(dtype: np.dtype) -> np.ndarray:
     return np.array(values, np.int64 if info.min else np.uint64).astype(dtype)
 
 
-def _offset(shape: tuple[int, ...]) -> int:
-    """A number that differs from shape to shape, the same in every run (CRC-32 of the dimensions)."""
-    return zlib.crc32(repr(tuple(int(d) for d in shape)).encode())
+def salt(params_json: Any) -> str:
+    """What else than its shape picks an input's special values and their places: the case's params as JSON (the
+    op's to_json), so that single-element inputs of different cases hold different kinds."""
+    return json.dumps(params_json, sort_keys=True, default=str)
 
 
-def specials_held(shape: tuple[int, ...], dtype: np.dtype | str) -> np.ndarray:
+def _offset(shape: tuple[int, ...], salt: str) -> int:
+    """A number that differs from case to case, the same in every run (CRC-32 of the dimensions and the salt)."""
+    return zlib.crc32((repr(tuple(int(d) for d in shape)) + salt).encode())
+
+
+def specials_held(shape: tuple[int, ...], dtype: np.dtype | str, salt: str = "") -> np.ndarray:
     """The special values an input of that shape holds: all of them from as many elements on; a shorter input
     holds as many as it has elements, consecutive ones (cyclically) from one that its shape picks, so short inputs
     of different shapes hold different kinds."""
@@ -117,17 +125,17 @@ def specials_held(shape: tuple[int, ...], dtype: np.dtype | str) -> np.ndarray:
     specials, size = special_values(dtype), math.prod(shape)
     if size >= len(specials):
         return specials
-    return np.roll(specials, -(_offset(shape) % len(specials)))[:size]
+    return np.roll(specials, -(_offset(shape, salt) % len(specials)))[:size]
 
 
-def make_data(shape: tuple[int, ...], dtype: np.dtype | str) -> np.ndarray:
+def make_data(shape: tuple[int, ...], dtype: np.dtype | str, salt: str = "") -> np.ndarray:
     """The input of a check: the special values it holds (``specials_held``), then distinct values, the whole
-    rotated by an amount its shape picks (so the special values stand at positions that vary from shape to
-    shape, and a position bug shows); the same for every run."""
+    rotated by an amount its shape and ``salt`` (the case's params) pick, so the special values stand at positions
+    that vary from case to case and a position bug shows; the same for every run."""
     dtype = DTYPES[dtype] if isinstance(dtype, str) else np.dtype(dtype)
     name = name_of(dtype)
     size = math.prod(shape)
-    specials = specials_held(shape, dtype)
+    specials = specials_held(shape, dtype, salt)
     rest = np.arange(2, 2 + size - len(specials), dtype=np.int64)
     if dtype == np.bool_:
         tail = ((rest * 0x9E37) >> 3) % 2 == 1
@@ -139,4 +147,4 @@ def make_data(shape: tuple[int, ...], dtype: np.dtype | str) -> np.ndarray:
         # distinct while they fit in the type, then wrapping inside its positive range
         tail = rest % min(int(ml_dtypes.iinfo(dtype).max), 2**31)
     flat = np.concatenate([specials, tail.astype(dtype)])
-    return np.roll(flat, _offset(shape) % size if size else 0).reshape(shape)
+    return np.roll(flat, _offset(shape, salt) % size if size else 0).reshape(shape)

@@ -28,7 +28,7 @@ from conformance import ops
 from conformance import verdicts as v
 from conformance.backends import Outcome, Request
 from conformance.cases import as_yaml_dims
-from conformance.data import DTYPES, make_data
+from conformance.data import DTYPES, make_data, salt
 from conformance.judge import Expectation, Judgement, judge, plain_array
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.run import contexts
@@ -76,7 +76,8 @@ def prepare(check: Check, budget: int = DEFAULT_BUDGET, with_expected: bool = Tr
     declare_only = shape_only(case, check.dtype, budget)
     dtype = DTYPES[check.dtype]
     shapes = op.data_shapes(case.params)
-    data = {name: np.empty((0,), dtype) if declare_only else make_data(shape, dtype)  # type: ignore[arg-type]
+    case_salt = salt(op.to_json(case.params))
+    data = {name: np.empty((0,), dtype) if declare_only else make_data(shape, dtype, case_salt)  # type: ignore[arg-type]
             for name, shape in shapes.items()}
     expected = None
     if with_expected and not declare_only and check.backend_rule is None and case.valid:

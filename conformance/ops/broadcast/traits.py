@@ -18,9 +18,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from conformance.data import DTYPES, make_data, specials_held
+from conformance.data import DTYPES, make_data, salt, specials_held
 from conformance.ops.broadcast.params import BroadcastParams as Case
-from conformance.ops.broadcast.params import outcome
+from conformance.ops.broadcast.params import outcome, to_json
 
 INT32_MAX = 2**31 - 1
 F32_MAX = float(np.finfo(np.float32).max)
@@ -85,6 +85,11 @@ def _output(case: Case) -> tuple[int, ...] | None:
     return dims if len(dims) == len(shape) else None
 
 
+def _salt(case: Case) -> str:
+    """The salt of the case's data (conformance.data.salt), as the harness makes it (conformance/run/execute.py)."""
+    return salt(to_json(case))
+
+
 def _shows(case: Case, changed: Changed) -> bool:
     """The input holds a special value that ``changed`` flags (in the type it names), and the output shows it."""
     out, data = _output(case), _static_shape(case)
@@ -92,7 +97,7 @@ def _shows(case: Case, changed: Changed) -> bool:
         return False
     dtype, flags = changed
     with np.errstate(over="ignore", invalid="ignore"):
-        return bool(np.any(flags(specials_held(data, dtype))))
+        return bool(np.any(flags(specials_held(data, dtype, _salt(case)))))
 
 
 def _payload_nan_in_tail(case: Case, block: int = 8) -> bool:
@@ -102,7 +107,7 @@ def _payload_nan_in_tail(case: Case, block: int = 8) -> bool:
     if case.mode == "explicit" or out is None or data is None or not 0 < math.prod(out) <= 2**20:
         return False  # explicit mode maps axes as numpy does not
     try:
-        values = np.broadcast_to(make_data(data, "f16"), out).reshape(-1).view(np.uint16)
+        values = np.broadcast_to(make_data(data, "f16", _salt(case)), out).reshape(-1).view(np.uint16)
     except ValueError:  # an output the data does not broadcast to by numpy's rule
         return False
     tail = values[len(values) - len(values) % block:]
