@@ -31,6 +31,7 @@ from conformance.cases import as_yaml_dims
 from conformance.data import DTYPES, make_data
 from conformance.judge import Expectation, Judgement, judge, plain_array
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
+from conformance.rejections import classified
 from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
 
 # One passing shared check in SAMPLE_ALONE is computed again on a model of its own (a deterministic sample, by a
@@ -131,9 +132,10 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
         outcome, model = runner.fresh(check, prepared.request), "own, fresh worker"
     else:
         outcome, model = runner.outcome(check, prepared.request)
+    outcome = classified(outcome, record.backend)
     judgement = judge(prepared.expect, outcome, known=entry)
     if model == "shared" and judgement.verdict == v.PASS and sampled_alone(check.name):
-        alone = runner.alone(check, prepared.request)  # does the backend's run agree with its run_many?
+        alone = classified(runner.alone(check, prepared.request), record.backend)  # does the backend's run agree with its run_many?
         alone_judgement = judge(prepared.expect, alone, known=entry)
         if alone_judgement.verdict == v.PASS:
             model = "shared, also own"
@@ -143,6 +145,7 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
             outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"
+            outcome = classified(outcome, record.backend)
             judgement = judge(prepared.expect, outcome, known=entry)
     fill(record, judgement, outcome, prepared.expect.output)
     record.model, record.duration = model, round(time.perf_counter() - start, 4)
