@@ -60,7 +60,8 @@ def _entry(raw: Any, where: str) -> Pattern:
                                   f"{NOT_A_RULE}); got {raw!r}")
     rules = raw["rule"] if isinstance(raw["rule"], list) else [raw["rule"]]
     if not rules or not all(isinstance(r, str) and r for r in rules):
-        raise RejectionTableError(f"{where}: rule is a rule's name, a list of them, or {NOT_A_RULE}; got {raw['rule']!r}")
+        raise RejectionTableError(f"{where}: rule is a rule's name, a list of them, or {NOT_A_RULE}; "
+                                  f"got {raw['rule']!r}")
     if NOT_A_RULE in rules and (len(rules) > 1 or not str(raw.get("why") or "").strip()):
         raise RejectionTableError(f"{where}: {NOT_A_RULE} stands alone and says why (what the message is about)")
     try:

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from conformance.report.tally import Tally
-from conformance.verdicts import CRASH, ERROR, OUT_OF_MEMORY, TIMEOUT, WRONG_RULE
 from conformance.report.text import path_axes, path_items
 from conformance.results.record import CheckRecord, Results
+from conformance.verdicts import CRASH, ERROR, OUT_OF_MEMORY, TIMEOUT, WRONG_RULE
 
 MODES = ("numpy", "explicit", "bidirectional")
 # verdicts of a check whose error is no rejection by the runtime

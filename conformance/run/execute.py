@@ -30,8 +30,8 @@ from conformance.backends import Outcome, Request
 from conformance.cases import as_yaml_dims
 from conformance.data import DTYPES, make_data
 from conformance.judge import Expectation, Judgement, judge, plain_array
-from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.rejections import classified
+from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
 
 # One passing shared check in SAMPLE_ALONE is computed again on a model of its own (a deterministic sample, by a
@@ -135,7 +135,8 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     outcome = classified(outcome, record.backend)
     judgement = judge(prepared.expect, outcome, known=entry)
     if model == "shared" and judgement.verdict == v.PASS and sampled_alone(check.name):
-        alone = classified(runner.alone(check, prepared.request), record.backend)  # does the backend's run agree with its run_many?
+        # does the backend's run agree with its run_many?
+        alone = classified(runner.alone(check, prepared.request), record.backend)
         alone_judgement = judge(prepared.expect, alone, known=entry)
         if alone_judgement.verdict == v.PASS:
             model = "shared, also own"
