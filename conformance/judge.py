@@ -15,6 +15,7 @@ import numpy as np
 
 from conformance import verdicts as v
 from conformance.backends.base import Outcome
+from conformance.rejections import NOT_A_RULE
 
 
 @dataclass(frozen=True)
@@ -67,12 +68,19 @@ def with_known(base: Judgement, entry: Any) -> Judgement:
 
 
 def judge_rejection(outcome: Outcome, rule: str | None) -> Judgement:
-    """An invalid input the backend rejected: for the right rule, where the backend names one."""
-    want = rule_name(rule)
-    if outcome.rule is not None and want is not None and outcome.rule != want:
-        return Judgement(v.WRONG_RULE, f"rejected at {outcome.stage} for rule {outcome.rule}: {outcome.error}, but "
-                                       f"the input breaks rule {want}")
-    return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
+    """An invalid input the backend rejected: for the rule it breaks, where the backend names the rule or its table
+    of messages finds it (conformance/rejections); a message neither places is unclassified, and passes."""
+    want, got = rule_name(rule), outcome.rule
+    if got is None or want is None:
+        return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
+    rules = got.split("|")
+    if want in rules:
+        return Judgement(v.PASS, f"rejected at {outcome.stage} for rule {got}: {outcome.error}")
+    if rules == [NOT_A_RULE]:
+        return Judgement(v.WRONG_RULE, f"rejected at {outcome.stage} for no rule of the spec ({outcome.rule_why}): "
+                                       f"{outcome.error}, but the input breaks rule {want}")
+    return Judgement(v.WRONG_RULE, f"rejected at {outcome.stage} for rule {got}: {outcome.error}, but "
+                                   f"the input breaks rule {want}")
 
 
 def show_value(x: np.generic) -> str:

@@ -72,7 +72,8 @@ class Outcome:
     error: str | None = None  # the implementation refused the input
     stage: str | None = None  # where: build, compile, infer, validate (or worker for crash/timeout)
     declared_shape: tuple[int | None, ...] | None = None  # inferred before running; None = dynamic dim
-    rule: str | None = None  # the rule a rejection names, for backends that say it
+    rule: str | None = None  # the rule a rejection names, for backends that say it ('a|b': one of them)
+    rule_why: str | None = None  # for rule not_a_rule: what the message is about instead (conformance/rejections)
     crash: str | None = None  # the worker died: signal or exit code
     timeout: float | None = None  # seconds waited
     out_of_memory: str | None = None  # the check ran out of the worker's memory

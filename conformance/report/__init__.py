@@ -30,6 +30,7 @@ from conformance.report.overview import (
     by_path_axis,
     columns_of,
     origins,
+    rejections_by_column,
     tally_by_column,
 )
 from conformance.report.tally import Tally, letter
@@ -125,6 +126,7 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
     known = known_entries(checks)
     files, details = matrix(cases, columns, checks, codes, known)
     tallies = tally_by_column(results)
+    rejections = rejections_by_column(results)
     anchors = {s["anchor"] for d in details for s in d["sections"]}
     changes = None
     if compare is not None and compare.run.started and compare.run == results.run:
@@ -151,6 +153,7 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
         "failing": sorted(FAILING),
         "quiet": sorted(QUIET),
         "columns": [{"name": col, "anchor": anchor("col", col), "tally": tallies[col],
+                     "rejections": rejections.get(col),
                      **backends.get(col, {"backend": col.split("@")[0], "version": None, "available": None,
                                           "reason": None, "hardware": []})} for col in columns],
         "modes": _ordered({c["mode"] for c in cases.values()}, MODES),

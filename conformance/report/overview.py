@@ -10,8 +10,11 @@ from typing import Any
 from conformance.report.tally import Tally
 from conformance.report.text import path_axes, path_items
 from conformance.results.record import CheckRecord, Results
+from conformance.verdicts import CRASH, ERROR, OUT_OF_MEMORY, TIMEOUT, WRONG_RULE
 
 MODES = ("numpy", "explicit", "bidirectional")
+# verdicts of a check whose error is no rejection by the runtime
+NOT_REJECTIONS = frozenset({CRASH, TIMEOUT, OUT_OF_MEMORY, ERROR})
 GROUPS = ("spec_example", "rule", "interpretation", "edge", "upstream", "found", "generated")
 
 
@@ -39,6 +42,26 @@ def tally_by_column(results: Results) -> dict[str, Tally]:
     for c in results.checks:
         by_col[c.column].append(c.verdict)
     return {col: Tally.of(by_col[col]) for col in columns_of(backends_by_column(results), results.checks)}
+
+
+def rejections_by_column(results: Results) -> dict[str, dict[str, Any]]:
+    """Per column, the rejections of inputs the spec rejects: how many, by stage, and how many were for another
+    rule than the one broken (wrong_rule, known or not) or matched no pattern of the backend's table of messages
+    (unclassified: conformance/rejections)."""
+    out: dict[str, dict[str, Any]] = defaultdict(lambda: {"total": 0, "wrong_rule": 0, "unclassified": 0,
+                                                          "stages": defaultdict(int)})
+    for c in results.checks:
+        actual = c.actual
+        if c.expected is None or c.expected.reject is None or actual is None or actual.error is None \
+                or c.verdict in NOT_REJECTIONS:
+            continue
+        row = out[c.column]
+        row["total"] += 1
+        row["stages"][actual.stage or "?"] += 1
+        wrong = c.verdict == WRONG_RULE or (c.known or {}).get("verdict") == WRONG_RULE
+        row["wrong_rule"] += wrong
+        row["unclassified"] += actual.rule is None and not wrong
+    return {col: {**row, "stages": dict(row["stages"])} for col, row in out.items()}
 
 
 # A breakdown row's name: a mode, group, suite or element type, or a path axis and its value.

@@ -30,6 +30,7 @@ from conformance.backends import Outcome, Request
 from conformance.cases import as_yaml_dims
 from conformance.data import DTYPES, make_data, salt
 from conformance.judge import Expectation, Judgement, judge, plain_array
+from conformance.rejections import classified
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.run import contexts
 from conformance.run.plan import DEFAULT_BUDGET, Check, shape_only
@@ -133,9 +134,11 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
         outcome, model = runner.fresh(check, prepared.request), "own, fresh worker"
     else:
         outcome, model = runner.outcome(check, prepared.request)
+    outcome = classified(outcome, record.backend)
     judgement = judge(prepared.expect, outcome, known=entry)
     if model == "shared" and judgement.verdict == v.PASS and sampled_alone(check.name):
-        alone = runner.alone(check, prepared.request)  # does the backend's run agree with its run_many?
+        # does the backend's run agree with its run_many?
+        alone = classified(runner.alone(check, prepared.request), record.backend)
         alone_judgement = judge(prepared.expect, alone, known=entry)
         if alone_judgement.verdict == v.PASS:
             model = "shared, also own"
@@ -145,6 +148,7 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
             outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"
+            outcome = classified(outcome, record.backend)
             judgement = judge(prepared.expect, outcome, known=entry)
     fill(record, judgement, outcome, prepared.expect.output)
     record.model, record.duration = model, round(time.perf_counter() - start, 4)

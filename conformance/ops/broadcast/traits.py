@@ -255,6 +255,8 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "scalar_data": (lambda c: len(c.data_shape) == 0, "the data is a scalar"),
     "vector_data": (lambda c: len(c.data_shape) == 1, "the data has one dimension"),
     "empty_target": (lambda c: len(_target(c)) == 0, "target_shape is empty"),
+    "target_not_1d": (lambda c: not _is_1d(c.target_shape), "target_shape is not a list of values (a rank-0 "
+                                                                 "value, or a nested list)"),
     "target_not_1d_valid_flattened": (_target_not_1d_valid_flat,
                                       "target_shape is not 1-D, and its values in order would be a valid target"),
     "target_rank_below_data": (lambda c: len(_target(c)) < len(c.data_shape),
