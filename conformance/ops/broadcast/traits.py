@@ -356,6 +356,10 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                              "explicit mode without axes_mapping"),
     "axes_mapping_into_empty_target": (lambda c: c.mode == "explicit" and not _target(c) and bool(_axes(c)),
                                        "explicit: axes_mapping names axes of an empty target_shape"),
+    "axes_mapping_given_to_scalar": (lambda c: c.mode == "explicit" and not c.data_shape and _is_1d(c.axes_mapping)
+                                     and bool(_axes(c)) and all(0 <= a < len(_target(c)) for a in _axes(c))
+                                     and _axes(c) == sorted(set(_axes(c))),
+                                     "explicit: scalar data with axes_mapping values, in range, sorted and distinct"),
     "scalar_mapped_to_a_one": (lambda c: c.mode == "explicit" and not c.data_shape and len(_axes(c)) == 1
                                and 0 <= _axes(c)[0] < len(_target(c)) and _target(c)[_axes(c)[0]] == 1,
                                "explicit: scalar data with axes_mapping of one axis whose target_shape value is 1"),
