@@ -8,7 +8,7 @@ Layout (every list in matrix order; "S" is the table of strings that evidence, i
 - ``cols``: the columns; ``colA``: each column's part of an anchor (text.anchor), so the script builds the anchors
   of cells and rows exactly as the templates once did.
 - ``case``: one list per field (``id``, ``a`` its anchor part, ``file`` index into ``files``, ``line``, ``mode``,
-  ``group``, ``desc``, ``suites`` (codes, as the suite filter lists them), ``search``, ``interp``, ``op``, ``params``,
+  ``group``, ``desc``, ``suites`` (codes, as the suite filter lists them), ``interp``, ``op``, ``params``,
   ``expect``, ``spec``, ``source``, ``text``).
 - ``end``: where each cell's checks end in ``k`` (a cell is case x column, case-major).
 - ``ptext``: each path code's path for people (text.path_text).
@@ -158,7 +158,7 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
                             [[codes.verdict_code(v), strings.index(reason)] for v, reason in briefs]]
     field = {name: [case[key] for case in cases] for name, key in (
         ("id", "id"), ("mode", "mode"), ("group", "group"), ("desc", "description"), ("suites", "suite_codes"),
-        ("search", "search"), ("interp", "interpretation"), ("op", "op"), ("params", "params"),
+        ("interp", "interpretation"), ("op", "op"), ("params", "params"),
         ("expect", "expect"), ("spec", "spec_ref"), ("source", "source"), ("text", "text"), ("line", "line"))}
     return {"cols": columns, "colA": [anchor(col) for col in columns], "files": files, "ptext": codes.path_texts(),
             "case": {**field, "a": [anchor(case["id"]) for case in cases],

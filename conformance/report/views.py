@@ -177,7 +177,8 @@ def reproducer_view(reproducer: Any) -> dict[str, Any] | None:
 
 def known_entries(checks: list[CheckRecord]) -> dict[str, dict[str, Any]]:
     """Each known difference once (a check only names it): reason, link and reproducer are long and shared
-    by many checks, so repeating them per check would multiply the page."""
+    by many checks, so repeating them per check would multiply the page. `index` is the entry's place in the page's
+    data (matrix.page_data), from which the page lists the cells it explains."""
     entries: dict[str, dict[str, Any]] = {}
     for c in checks:
         known = c.known  # also on a check whose verdict differs from the entry's: it names the entry
@@ -189,13 +190,10 @@ def known_entries(checks: list[CheckRecord]) -> dict[str, dict[str, Any]]:
             entries[key] = {"label": label, "anchor": anchor("kd", label), "reason": known.get("reason"),
                             "link": known.get("link"), "href": web_link(known.get("link")),
                             "reproducer": reproducer_view(known.get("reproducer")), "where": known.get("where"),
-                            "verdict": known.get("verdict"), "columns": Counter(), "cells": {}}
+                            "verdict": known.get("verdict"), "columns": Counter(), "index": len(entries)}
         entry = entries[key]
         entry["columns"][c.column] += 1
-        entry["cells"].setdefault((c.case, c.column), anchor("c", c.case, c.column))
     for entry in entries.values():
         entry["checks"] = sum(entry["columns"].values())
         entry["columns"] = sorted(entry["columns"].items())
-        entry["cells"] = [{"case": case, "column": col, "anchor": cell}
-                          for (case, col), cell in sorted(entry["cells"].items())]
     return entries
