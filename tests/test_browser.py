@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 import sample_results as sample
 
-from benchmarks import synthetic_results
+from bench import synthetic_results
 from conformance import report
 from conformance.__main__ import main
 from conformance.results import files as results
@@ -343,7 +343,7 @@ def test_compare_view_lists_what_changed(tab, tmp_path):
 
 @pytest.fixture(scope="module")
 def synthetic_run(tmp_path_factory) -> tuple[dict, Path]:
-    """The benchmark's results of 200,000 checks (benchmarks/synthetic_results.py) and their page."""
+    """The benchmark's results of 200,000 checks (bench/synthetic_results.py) and their page."""
     data = synthetic_results.synthetic(200_000)
     path = tmp_path_factory.mktemp("synthetic") / "index.html"
     report.write_report(data, path)
@@ -351,7 +351,7 @@ def synthetic_run(tmp_path_factory) -> tuple[dict, Path]:
 
 
 def test_a_page_of_200000_checks_counts_filters_and_links_right(tab, synthetic_run, tmp_path):
-    """What benchmarks/report_speed.py times, checked: the page of 200,000 checks opens with the right counts, a
+    """What bench/report_speed.py times, checked: the page of 200,000 checks opens with the right counts, a
     filter narrows it to exactly the cases it should, and a #check= link opens that check. The times are printed
     (pytest -s), not judged: the benchmark judges them, on a machine that is not busy with other tests."""
     data, path = synthetic_run

@@ -162,7 +162,7 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
         ("expect", "expect"), ("spec", "spec_ref"), ("source", "source"), ("text", "text"), ("line", "line"))}
     return {"cols": columns, "colA": [anchor(col) for col in columns], "files": files, "ptext": codes.path_texts(),
             "case": {**field, "a": [anchor(case["id"]) for case in cases],
-                     "file": [file_index[case["file"]] for case in cases]},
+                     "file": [file_index[str(case["file"])] for case in cases]},
             "end": ends, "k": k, "g": g, "sec": sec, "ev": ev_rows, "S": strings.table,
             "known": [{key: entry[key] for key in ("label", "anchor", "reason", "link", "href", "verdict")}
                       for entry in known_list]}

@@ -2,7 +2,7 @@
 element type, ~79 % pass, ~12 % not applicable, ~9 % known differences, a few failures of each kind), for measuring
 the report at the scale of runs to come. Deterministic: the same size and seed give the same file.
 
-    python3 -m benchmarks.synthetic_results --checks 200000 -o /tmp/synthetic.json
+    python3 -m bench.synthetic_results --checks 200000 -o /tmp/synthetic.json
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def synthetic(checks: int = 200_000, seed: int = 0, failures: int = 60) -> dict[
                         rng)
     run = {"started": "2026-12-01T10:00:00+00:00", "finished": "2026-12-01T10:20:00+00:00", "complete": True,
            "suite_commit": "0" * 40, "python": "3.11.7", "platform": "Linux", "cpu": "synthetic",
-           "command": "python3 -m benchmarks.synthetic_results", "wall_time": 1200.0,
+           "command": "python3 -m bench.synthetic_results", "wall_time": 1200.0,
            "packages": {"numpy": "2.4.6", "openvino": "2026.4.1", "onnxruntime": "1.32.0", "onnx": "1.23.2"}}
     return {"format": FORMAT, "run": run,
             "backends": {b: {"version": v, "available": True, "reason": None} for b, (v, _) in BACKENDS.items()},
