@@ -264,6 +264,16 @@ def test_failing_cases_start_open_and_the_others_closed(tab, tmp_path):
     tag = tab.page.locator('#matrix tr[data-case="bidirectional_zero_vs_one"] a.tag.interp')
     tag.click()
     expect(tab.by_id("r~bidirectional_zero_vs_one-i")).to_be_in_viewport()
+
+    # A link into a case that starts closed (its sections are drawn when it opens) lands on the check, opened.
+    known = next(c for c in data["checks"] if c["verdict"] == "known_difference")
+    tab.open(path, "#check=" + quote(known["id"]))
+    line = tab.page.locator(f'#details [data-check="{known["id"]}"]')
+    expect(line).to_be_visible()
+    expect(line).to_have_class("linked")
+    tab.open(path)  # and so does a matrix cell's link to its details
+    tab.cell(known["case"], results.column(known)).locator("a").click()
+    expect(tab.by_id(f"c~{known['case']}~{results.column(known)}").locator("> summary")).to_be_in_viewport()
     tab.assert_clean()
 
 

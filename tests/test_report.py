@@ -16,6 +16,7 @@ import sample_results as sample
 
 from conformance import report
 from conformance.__main__ import main
+from conformance.report import matrix as report_matrix
 from conformance.results import files as results
 from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED, VERDICTS
 
@@ -385,6 +386,29 @@ def test_every_non_pass_check_has_details_in_its_cell(data, merged):
         block = _block(section, check["id"])
         assert check["message"] == block["message"]
         assert (check["id"], check["rerun"]) in block["checks"]
+
+
+@pytest.mark.parametrize(("check_id", "rerun"), [
+    ("cases/x.yaml::numpy_zero_dim[openvino-opset3-const-f32]",  # the usual: both parts shared in the string table
+     "python3 -m pytest -p conformance.plugin 'cases/x.yaml::numpy_zero_dim[openvino]' "
+     "--check openvino-opset3-const-f32"),
+    ("cases/x.yaml::numpy_zero_dim[openvino-a]", "rerun by hand"),  # a command that names nothing of the id
+    ("no brackets at all", ""),  # no command: the id is the command
+    ("cases/x.yaml::numpy_zero_dim[a\x01b\x02]", "run \x01 \x02 [a\x01b\x02]"),  # the markers themselves
+    ("x[]", "x x[] x"),  # an empty part
+])
+def test_a_checks_id_and_command_come_back_exactly(merged, check_id, rerun):
+    data = copy.deepcopy(merged)
+    data["checks"].append(sample.check("numpy_zero_dim", "local", None, "v3", "f32", "crash", id=check_id,
+                                       rerun=rerun, message="boom"))
+    section = Data(report.render(data)).section("numpy_zero_dim", "local")
+    assert (check_id, rerun or check_id) in _block(section, check_id)["checks"]
+
+
+def test_the_data_cannot_end_its_script_element():
+    text = report_matrix.dumps({"x": "</script><script>alert(1)</script>&amp;\u2028\u2029"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"x": "</script><script>alert(1)</script>&amp;\u2028\u2029"}
 
 
 def test_case_text_is_written_once_per_case(merged):
