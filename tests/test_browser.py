@@ -405,6 +405,11 @@ def test_a_page_of_200000_checks_counts_filters_and_links_right(tab, synthetic_r
     expect(line).to_have_class("linked")
     expect(line).to_have_text(crash["rerun"])
     assert line.evaluate("el => el.closest('details.check').open")
+    above = page.locator("#details p.more:visible", has_text="above this one")
+    if above.count():  # the list starts at the check's case: the cases above it are drawn on demand
+        above.locator("button").click()
+        expect(line).to_be_visible()
+        expect(page.locator("#details details.case-details").first).to_have_attribute("data-i", "0")
     block = line.locator("xpath=ancestor::details[contains(@class, 'check')]")
     expect(block).to_contain_text(crash["message"].split("\n")[0])
     print(f"200,000 checks: {path.stat().st_size / 1e6:.1f} MB, opened in {opened:.2f} s, "
