@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 import sample_results as sample
 
+from bench import synthetic_results
 from conformance import report
 from conformance.__main__ import main
 from conformance.results import files as results
@@ -235,6 +236,47 @@ def test_a_failing_cell_opens_its_details_and_a_check_can_be_linked(tab, report_
     tab.assert_clean()
 
 
+def test_failing_cases_start_open_and_the_others_closed(tab, tmp_path):
+    data = sample.merged()
+    for c in data["checks"]:  # leave numpy_rank_too_small known differences only, explicit_spec_example n/a only
+        if c["verdict"] in ("accepted_invalid", "error"):
+            c["verdict"] = "pass"
+    path = tmp_path / "index.html"
+    report.write_report(data, path)
+    tab.open(path)
+    is_open = "el => el.open"
+    assert tab.by_id("d~numpy_zero_dim").evaluate(is_open)
+    known_only = tab.by_id("d~numpy_rank_too_small")
+    assert not known_only.evaluate(is_open)
+    known_only.locator("> summary").click()  # its checks, once opened
+    assert known_only.locator('details[data-col="onnxruntime@1.18.1"]').evaluate(is_open)
+    not_applicable = tab.by_id("d~explicit_spec_example")
+    assert not not_applicable.evaluate(is_open)
+    not_applicable.locator("> summary").click()
+    section = not_applicable.locator('details[data-col="onnxruntime@1.18.1"]')
+    assert not section.evaluate(is_open)  # nothing failed: closed until asked for
+    section.locator("> summary").click()
+    brief = section.locator("ul.brief li")
+    expect(brief).to_have_count(1)
+    expect(brief).to_have_text("N not_applicable: ONNX Expand has no explicit mode (axes_mapping) "
+                               "(opset 13, shape initializer opset 13, shape input × i64 f32)")
+    # An interpretation case is shown apart, and marked in the matrix with a link to its reading.
+    tag = tab.page.locator('#matrix tr[data-case="bidirectional_zero_vs_one"] a.tag.interp')
+    tag.click()
+    expect(tab.by_id("r~bidirectional_zero_vs_one-i")).to_be_in_viewport()
+
+    # A link into a case that starts closed (its sections are drawn when it opens) lands on the check, opened.
+    known = next(c for c in data["checks"] if c["verdict"] == "known_difference")
+    tab.open(path, "#check=" + quote(known["id"]))
+    line = tab.page.locator(f'#details [data-check="{known["id"]}"]')
+    expect(line).to_be_visible()
+    expect(line).to_have_class("linked")
+    tab.open(path)  # and so does a matrix cell's link to its details
+    tab.cell(known["case"], results.column(known)).locator("a").click()
+    expect(tab.by_id(f"c~{known['case']}~{results.column(known)}").locator("> summary")).to_be_in_viewport()
+    tab.assert_clean()
+
+
 def test_a_link_to_a_check_without_details_says_so(tab, report_file):
     passed = next(c for c in sample.main_run()["checks"] if c["verdict"] == "pass")
     tab.open(report_file, "#check=" + quote(passed["id"]))
@@ -261,7 +303,9 @@ def test_hostile_text_is_shown_as_text_and_runs_nothing(tab, report_file, tmp_pa
     page.screenshot(path=str(tmp_path / "hostile.png"))
     assert page.evaluate("typeof window.__pwned") == "undefined"
     assert page.evaluate("document.querySelectorAll('img').length") == 0
-    assert page.evaluate("document.scripts.length") == 1
+    # The page's data (inert JSON) and its own script: nothing from the results became a script.
+    assert page.evaluate("Array.from(document.scripts).map((s) => s.type || 'script')") == ["application/json",
+                                                                                           "script"]
     tab.assert_clean()
 
 
@@ -307,25 +351,67 @@ def test_compare_view_lists_what_changed(tab, tmp_path):
     tab.assert_clean()
 
 
-def test_a_large_report_stays_usable(tab, tmp_path):
-    # The size of a full run: about 7000 checks over 250 cases.
-    base = sample.main_run()
-    data = {**base, "cases": {}, "checks": []}
-    for i in range(40):
-        for case_id, case in base["cases"].items():
-            data["cases"][f"{case_id}_{i}"] = {**case, "line": case["line"] + 1000 * i}
-        for c in base["checks"]:
-            copies = [c, {**c, "id": c["id"].replace("-f32]", "-f16]"), "dtype": "f16"}] if c["dtype"] == "f32" else [c]
-            data["checks"] += [{**k, "id": k["id"].replace("[", f"_{i}["), "case": f"{k['case']}_{i}"} for k in copies]
-    failing_f16 = {c["case"] for c in data["checks"] if c["dtype"] == "f16" and c["verdict"] in FAILING}
-    out = tmp_path / "large.html"
-    report.write_report(data, out)
+@pytest.fixture(scope="module")
+def synthetic_run(tmp_path_factory) -> tuple[dict, Path]:
+    """The benchmark's results of 200,000 checks (bench/synthetic_results.py) and their page."""
+    data = synthetic_results.synthetic(200_000)
+    path = tmp_path_factory.mktemp("synthetic") / "index.html"
+    report.write_report(data, path)
+    return data, path
+
+
+def test_a_page_of_200000_checks_counts_filters_and_links_right(tab, synthetic_run, tmp_path):
+    """What bench/report_speed.py times, checked: the page of 200,000 checks opens with the right counts, a
+    filter narrows it to exactly the cases it should, and a #check= link opens that check. The times are printed
+    (pytest -s), not judged: the benchmark judges them, on a machine that is not busy with other tests."""
+    data, path = synthetic_run
+    checks = data["checks"]
+    assert len(checks) == 200_000
+    cases = {c["case"] for c in checks}
+    with_details = {c["case"] for c in checks if c["verdict"] not in ("pass", "skipped")}
+    failing = {c["case"] for c in checks if c["verdict"] in FAILING}
+    failing_f32 = {c["case"] for c in checks if c["verdict"] in FAILING and c["dtype"] == "f32"}
+    page = tab.page
     start = time.perf_counter()
-    tab.open(out)
-    assert len(tab.visible_rows()) == 240
-    tab.page.select_option("#filters select[name=dtype]", "f16")
-    tab.page.select_option("#filters select[name=v]", "failing")
-    took = time.perf_counter() - start
-    assert set(tab.visible_rows()) == failing_f16 and len(failing_f16) == 2 * 40
-    assert took < 20, f"opening and filtering took {took:.1f} s"
+    tab.open(path)
+    opened = time.perf_counter() - start
+    expect(page.locator("#matrix h2 .count")).to_have_text(str(len(cases)))
+    expect(page.locator("#details-count")).to_have_text(str(len(with_details)))
+    assert page.locator("#matrix tr.case").count() < len(cases)  # drawn as the reader scrolls
+    crash = next(c for c in checks if c["verdict"] == "crash")
+    in_cell = [c for c in checks if c["case"] == crash["case"] and results.column(c) == results.column(crash)]
+
+    start = time.perf_counter()
+    page.select_option("#filters select[name=v]", "failing")
+    expect(page.locator("#filter-count")).to_have_text(f"{len(failing)} of {len(cases)} cases")
+    filtered = time.perf_counter() - start
+    expect(page.locator("#matrix p.more:visible")).to_contain_text(f"{len(failing) - 30} more cases below")
+    page.locator("#matrix p.more:visible").scroll_into_view_if_needed()  # the next rows are drawn as they come near
+    expect(page.locator("#matrix tr.case")).to_have_count(len(failing))
+    assert set(tab.visible_rows()) == failing
+    expect(page.locator("#details-count")).to_have_text(str(len(failing)))
+    cell = tab.cell(crash["case"], results.column(crash))
+    passed = sum(c["verdict"] == "pass" for c in in_cell)
+    expect(cell).to_have_text(f"C {passed}/{len(in_cell)}")
+    page.select_option("#filters select[name=dtype]", "f32")
+    expect(page.locator("#filter-count")).to_have_text(f"{len(failing_f32)} of {len(cases)} cases")
+    assert len(failing_f32) < len(failing)
+
+    start = time.perf_counter()
+    page.goto(path.as_uri() + "#check=" + quote(crash["id"]))
+    line = page.locator(f'#details [data-check="{crash["id"]}"]')
+    expect(line).to_be_visible()
+    linked = time.perf_counter() - start
+    expect(line).to_have_class("linked")
+    expect(line).to_have_text(crash["rerun"])
+    assert line.evaluate("el => el.closest('details.check').open")
+    above = page.locator("#details p.more:visible", has_text="above this one")
+    if above.count():  # the list starts at the check's case: the cases above it are drawn on demand
+        above.locator("button").click()
+        expect(line).to_be_visible()
+        expect(page.locator("#details details.case-details").first).to_have_attribute("data-i", "0")
+    block = line.locator("xpath=ancestor::details[contains(@class, 'check')]")
+    expect(block).to_contain_text(crash["message"].split("\n")[0])
+    print(f"200,000 checks: {path.stat().st_size / 1e6:.1f} MB, opened in {opened:.2f} s, "
+          f"a filter in {filtered:.2f} s, a #check= link in {linked:.2f} s")
     tab.assert_clean()

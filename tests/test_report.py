@@ -16,6 +16,7 @@ import sample_results as sample
 
 from conformance import report
 from conformance.__main__ import main
+from conformance.report import matrix as report_matrix
 from conformance.results import files as results
 from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED, VERDICTS
 
@@ -108,57 +109,108 @@ def page(merged) -> Node:
     return parse(report.render(merged))
 
 
-def _cell(page: Node, case_id: str, col: str) -> Node:
-    row = page.by_id("matrix").one("tr", data_case=case_id)
-    return row.one("td", data_col=col)
+class Data:
+    """The page's data (#report-data, conformance/report/matrix.py), read back as the page's script reads it: the
+    matrix's rows, each cell's checks and each cell's details."""
+
+    def __init__(self, html: str) -> None:
+        start = html.index('<script type="application/json" id="report-data">')
+        self.raw = json.loads(html[html.index(">", start) + 1:html.index("</script>", start)])
+        page = parse(html)
+        bar = page.by_id("filters")
+        self.labels, self.paths, self.axes, self.dtypes, self.verdicts = (
+            json.loads(str(bar.attrs[f"data-{name}"])) for name in ("variants", "paths", "axes", "dtypes", "verdicts"))
+        self.letters = json.loads(str(bar.attrs["data-letters"]))
+        self.cases: list[str] = self.raw["case"]["id"]
+        self.cols: list[str] = self.raw["cols"]
+
+    def case(self, case_id: str) -> dict:
+        i = self.cases.index(case_id)
+        return {key: values[i] for key, values in self.raw["case"].items()}
+
+    def _cell_index(self, case_id: str, col: str) -> int:
+        return self.cases.index(case_id) * len(self.cols) + self.cols.index(col)
+
+    def _range(self, ci: int) -> range:
+        return range(self.raw["end"][ci - 1] if ci else 0, self.raw["end"][ci])
+
+    def _decode(self, code: int) -> tuple[str, dict[str, str], str, str]:
+        nv, nd = len(self.verdicts), len(self.dtypes)
+        path, dtype, verdict = code // (nv * nd), code // nv % nd, code % nv
+        pairs = [tuple(map(int, t.split("."))) for t in self.paths[path].split()]
+        return (self.labels[path], {self.axes[a][0]: self.axes[a][1][v] for a, v in pairs}, self.dtypes[dtype],
+                self.verdicts[verdict])
+
+    def cell(self, case_id: str, col: str) -> list[tuple[str, dict[str, str], str, str]]:
+        """(label, path, dtype, verdict) of each check of a cell, worst verdict first."""
+        return [self._decode(self.raw["k"][j]) for j in self._range(self._cell_index(case_id, col))]
+
+    def section(self, case_id: str, col: str) -> dict | None:
+        """A cell's details: blocks of evidence and lines of not-applicable reasons; None for a cell without."""
+        ci = self._cell_index(case_id, col)
+        found = self.raw["sec"].get(str(ci))
+        if found is None:
+            return None
+        strings = self.raw["S"]
+        text = (lambda i: strings[i] if i >= 0 else None)  # noqa: E731
+        names = ("verdict", "dtype", "message", "expected", "actual_shape", "actual_dtype", "declared_shape",
+                 "error", "stage", "diff_index", "diff_expected", "diff_actual")
+        blocks, briefs = found
+        out = {"blocks": [], "briefs": []}
+        for b, (e, refs) in enumerate(blocks):
+            ev = self.raw["ev"][e]
+            block = {name: text(ev[n]) for n, name in enumerate(names)}
+            block["count"], block["size"] = ev[12], ev[13]
+            block["known"] = self.raw["known"][ev[14]] if ev[14] >= 0 else None
+            block["checks"] = [(_check_id(strings, ref), _rerun(strings, ref)) for ref in refs]
+            block["paths"] = [self.raw["ptext"][self._path_code(j)]
+                              for j in self._range(ci) if self.raw["g"][j] == b]
+            out["blocks"].append(block)
+        for n, (verdict, reason) in enumerate(briefs):
+            checks = [self._decode(self.raw["k"][j]) for j in self._range(ci) if self.raw["g"][j] == len(blocks) + n]
+            out["briefs"].append({"verdict": self.verdicts[verdict], "reason": strings[reason], "checks": checks})
+        return out
+
+    def _path_code(self, j: int) -> int:
+        return self.raw["k"][j] // (len(self.verdicts) * len(self.dtypes))
 
 
-def _section(page: Node, case_id: str, col: str) -> Node:
-    """The details block a matrix cell links to."""
-    return page.by_id(str(_cell(page, case_id, col).one("a").attrs["href"])[1:])
+def _check_id(strings: list[str], ref: list) -> str:
+    return strings[ref[0]] + "[" + ref[1] + "]" if ref[0] >= 0 else ref[1]
 
 
-def _block(section: Node, check_id: str) -> Node:
-    """The block of evidence holding a check: its rerun line is marked with the check id."""
-    blocks = [b for b in section.find_all("details", **{"class": "check"}) if b.find_all(data_check=check_id)]
+def _rerun(strings: list[str], ref: list) -> str:
+    if ref[2] < 0:
+        return strings[-ref[2] - 1]
+    return strings[ref[2]].replace("\x02", strings[ref[0]]).replace("\x01", ref[1])
+
+
+@pytest.fixture(scope="module")
+def data(merged) -> Data:
+    return Data(report.render(merged))
+
+
+def _block(section: dict, check_id: str) -> dict:
+    """The block of evidence holding a check."""
+    blocks = [b for b in section["blocks"] if any(i == check_id for i, _ in b["checks"])]
     assert len(blocks) == 1, f"{len(blocks)} blocks hold {check_id}"
     return blocks[0]
-
-
-def _decode(page: Node, node: Node) -> list[tuple[str, str, str]]:
-    """The (variant, dtype, verdict) of each check a data-k attribute lists, through the filter bar's lists."""
-    bar = page.by_id("filters")
-    lists = [json.loads(str(bar.attrs[f"data-{name}"])) for name in ("variants", "dtypes", "verdicts")]
-    codes = str(node.attrs["data-k"]).split()
-    return sorted(tuple(lst[int(i)] for lst, i in zip(lists, code.split("."), strict=True)) for code in codes)
-
-
-def _decode_paths(page: Node, node: Node) -> list[tuple[str, dict[str, str], str, str]]:
-    """The (label, path, dtype, verdict) of each check a data-k attribute lists: a path code's label is in the filter
-    bar's data-variants, its axis values in data-paths ("axis.value" indexes into data-axes)."""
-    bar = page.by_id("filters")
-    labels, paths, axes, dtypes, verdicts = (json.loads(str(bar.attrs[f"data-{name}"]))
-                                             for name in ("variants", "paths", "axes", "dtypes", "verdicts"))
-    out = []
-    for code in str(node.attrs["data-k"]).split():
-        path, dtype, verdict = map(int, code.split("."))
-        pairs = [tuple(map(int, t.split("."))) for t in paths[path].split()]
-        out.append((labels[path], {axes[a][0]: axes[a][1][v] for a, v in pairs}, dtypes[dtype], verdicts[verdict]))
-    return sorted(out, key=lambda c: json.dumps(c, sort_keys=True))
 
 
 def _non_pass(checks: list[dict]) -> list[dict]:
     return [c for c in checks if c["verdict"] not in (PASS, NOT_APPLICABLE, SKIPPED)]
 
 
-def test_matrix_has_every_case_and_column(page):
+def test_matrix_has_every_case_and_column(page, data):
     matrix = page.by_id("matrix")
     assert [th.attrs["data-col"] for th in matrix.find_all("th", data_col=True)] == COLUMNS
-    assert {tr.attrs["data-case"] for tr in matrix.find_all("tr", data_case=True)} == set(sample.CASES)
-    for tr in matrix.find_all("tr", data_case=True):
-        assert [td.attrs["data-col"] for td in tr.find_all("td", data_col=True)] == COLUMNS
-    files = [th.text for th in matrix.find_all("th", colspan=True)]
-    assert [f.split()[0] for f in files] == sorted([sample.NUMPY_FILE, sample.OTHER_FILE])
+    assert data.cols == COLUMNS
+    assert set(data.cases) == set(sample.CASES)
+    # In matrix order: by case file, then line.
+    assert data.raw["files"] == sorted([sample.NUMPY_FILE, sample.OTHER_FILE])
+    files = [data.raw["files"][i] for i in data.raw["case"]["file"]]
+    assert files == sorted(files)
+    assert len(data.raw["end"]) == len(data.cases) * len(COLUMNS)
 
 
 @pytest.mark.parametrize(("col", "counts", "rate"), [
@@ -255,30 +307,21 @@ def test_a_check_of_no_path_counts_under_no_axis(merged):
     assert opset.one("td", data_col="onnxruntime@1.18.1").words == "60.0% 12 / 4 / 4 / 4"
 
 
-def test_matrix_cell_shows_worst_letter_and_counts(page):
-    # numpy_zero_dim on openvino 2025: a timeout (O) outranks a wrong dtype (T).
-    cell = _cell(page, "numpy_zero_dim", "openvino@2025.0.0")
-    assert cell.words == "O 2/4"
-    assert set(cell.attrs["class"].split()) >= {"cell", "v-timeout"}
-    assert _cell(page, "numpy_spec_example", "local").words == "P 4/4"
-    assert _cell(page, "numpy_spec_example", "local").find_all("a") == []  # nothing to look at
+def test_matrix_cell_lists_its_checks_worst_first(data):
+    # numpy_zero_dim on openvino 2025: a timeout (O) outranks a wrong dtype (T); the cell shows the first.
+    verdicts = [v for *_, v in data.cell("numpy_zero_dim", "openvino@2025.0.0")]
+    assert verdicts == ["timeout", "wrong_dtype", "pass", "pass"]
+    assert data.letters[data.verdicts.index("timeout")] == "O"
+    assert [v for *_, v in data.cell("numpy_spec_example", "local")] == ["pass"] * 4
+    assert data.section("numpy_spec_example", "local") is None  # nothing to look at: no link
 
 
-def test_matrix_cell_lists_its_checks_for_the_filters(page, merged):
+def test_matrix_cell_codes_name_each_checks_path_axis_by_axis(data, merged):
     for col in ("openvino@2024.6.0", "onnxruntime@1.18.1", "local"):
-        cell = _cell(page, "numpy_zero_dim", col)
-        want = sorted((c["variant"], c["dtype"], c["verdict"]) for c in merged["checks"]
-                      if c["case"] == "numpy_zero_dim" and results.column(c) == col)
-        assert _decode(page, cell) == want
-
-
-def test_matrix_cell_codes_name_each_checks_path_axis_by_axis(page, merged):
-    for col in ("openvino@2024.6.0", "onnxruntime@1.18.1", "local"):
-        cell = _cell(page, "numpy_zero_dim", col)
         want = sorted(((c["variant"], c["path"], c["dtype"], c["verdict"]) for c in merged["checks"]
                        if c["case"] == "numpy_zero_dim" and results.column(c) == col),
                       key=lambda c: json.dumps(c, sort_keys=True))
-        assert _decode_paths(page, cell) == want
+        assert sorted(data.cell("numpy_zero_dim", col), key=lambda c: json.dumps(c, sort_keys=True)) == want
 
 
 def test_one_label_naming_other_axes_on_another_backend_has_a_code_of_its_own():
@@ -289,14 +332,13 @@ def test_one_label_naming_other_axes_on_another_backend_has_a_code_of_its_own():
     other = {"opset": "13", "shape": "initializer", "context": "alone"}
     data["checks"] += [sample.check("numpy_spec_example", "onnx-reference", "1.17.0", "opset13-init", d, path=other)
                        for d in sample.DTYPES]
-    page = parse(report.render(data))
+    html = report.render(data)
+    page, cells = parse(html), Data(html)
     assert {(label, json.dumps(path, sort_keys=True)) for label, path, *_ in
-            _decode_paths(page, _cell(page, "numpy_spec_example", "onnx-reference@1.17.0"))} == \
+            cells.cell("numpy_spec_example", "onnx-reference@1.17.0")} == \
         {("opset13-init", json.dumps(other, sort_keys=True))}
-    assert all("context" not in path
-               for _, path, *_ in _decode_paths(page, _cell(page, "numpy_spec_example", "onnxruntime@1.18.1")))
-    variants = json.loads(str(page.by_id("filters").attrs["data-variants"]))
-    assert variants.count("opset13-init") == 2
+    assert all("context" not in path for _, path, *_ in cells.cell("numpy_spec_example", "onnxruntime@1.18.1"))
+    assert cells.labels.count("opset13-init") == 2
     assert _axis_rows(page, "onnx-reference") == [("opset", "13"), ("shape", "initializer"), ("context", "alone")]
 
 
@@ -336,122 +378,116 @@ def test_filter_choices(page):
                     "shape": ["", "initializer", "input"], "op": ["", "v3", "expand"]}
 
 
-def test_every_non_pass_check_has_details_reachable_from_its_cell(page, merged):
+def test_every_non_pass_check_has_details_in_its_cell(data, merged):
     for check in _non_pass(merged["checks"]):
-        section = _section(page, check["case"], results.column(check))
-        assert section.tag == "details" and "cell-details" in section.attrs["class"]
-        case_block = page.by_id(f"d~{check['case']}")
-        assert section in case_block.iter()
-        assert merged["cases"][check["case"]]["text"].strip() in case_block.text
+        section = data.section(check["case"], results.column(check))
+        assert section is not None
+        assert merged["cases"][check["case"]]["text"].strip() in data.case(check["case"])["text"]
         block = _block(section, check["id"])
-        assert check["message"].split("\n")[0] in block.text
-        assert check["rerun"] in block.one(data_check=check["id"]).text
+        assert check["message"] == block["message"]
+        assert (check["id"], check["rerun"]) in block["checks"]
 
 
-def test_case_text_is_shown_once_per_case(page, merged):
-    # numpy_zero_dim has details in three columns; its YAML is written out once.
-    case_block = page.by_id("d~numpy_zero_dim")
-    assert len(case_block.find_all("details", **{"class": "cell-details"})) == 3
-    assert len(case_block.find_all("pre", **{"class": "yaml"})) == 1
-    assert len(page.by_id("details").find_all("pre", **{"class": "yaml"})) == len(page.by_id("details").find_all(
-        "details", **{"class": "case-details"}))
+@pytest.mark.parametrize(("check_id", "rerun"), [
+    ("cases/x.yaml::numpy_zero_dim[openvino-opset3-const-f32]",  # the usual: both parts shared in the string table
+     "python3 -m pytest -p conformance.plugin 'cases/x.yaml::numpy_zero_dim[openvino]' "
+     "--check openvino-opset3-const-f32"),
+    ("cases/x.yaml::numpy_zero_dim[openvino-a]", "rerun by hand"),  # a command that names nothing of the id
+    ("no brackets at all", ""),  # no command: the id is the command
+    ("cases/x.yaml::numpy_zero_dim[a\x01b\x02]", "run \x01 \x02 [a\x01b\x02]"),  # the markers themselves
+    ("x[]", "x x[] x"),  # an empty part
+])
+def test_a_checks_id_and_command_come_back_exactly(merged, check_id, rerun):
+    data = copy.deepcopy(merged)
+    data["checks"].append(sample.check("numpy_zero_dim", "local", None, "v3", "f32", "crash", id=check_id,
+                                       rerun=rerun, message="boom"))
+    section = Data(report.render(data)).section("numpy_zero_dim", "local")
+    assert (check_id, rerun or check_id) in _block(section, check_id)["checks"]
 
 
-def test_checks_that_differ_only_in_variant_share_a_block(page):
-    section = _section(page, "bidirectional_found_i64", "openvino@2024.6.0")
-    blocks = section.find_all("details", **{"class": "check"})
+def test_the_data_cannot_end_its_script_element():
+    text = report_matrix.dumps({"x": "</script><script>alert(1)</script>&amp;\u2028\u2029"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"x": "</script><script>alert(1)</script>&amp;\u2028\u2029"}
+
+
+def test_case_text_is_written_once_per_case(merged):
+    # numpy_zero_dim has details in three columns; its YAML is in the page once.
+    html = report.render(merged)
+    data = Data(html)
+    assert sum(data.section("numpy_zero_dim", col) is not None for col in COLUMNS) == 3
+    assert html.count("- id: numpy_zero_dim") == 1
+
+
+def test_checks_that_differ_only_in_variant_share_a_block(data):
+    section = data.section("bidirectional_found_i64", "openvino@2024.6.0")
+    blocks = section["blocks"]
     assert len(blocks) == 2  # one per dtype: the message names the dtype
     for block in blocks:
-        assert [c.text for c in block.one("summary").find_all("code")][:2] == ["opset 3, target_shape Constant",
-                                                                           "opset 3, target_shape Parameter"]
-        assert len(block.find_all("code", data_check=True)) == 2
+        assert block["paths"] == ["opset 3, target_shape Constant", "opset 3, target_shape Parameter"]
+        assert len(block["checks"]) == 2
 
 
-def test_details_show_the_evidence(page):
+def test_details_show_the_evidence(data):
     def block(case_id, col, variant, dtype):
         node_id = f"{sample.CASES[case_id]['file']}::{case_id}[{col.split('@')[0]}-{variant}-{dtype}]"
-        return _block(_section(page, case_id, col), node_id).words
+        return _block(data.section(case_id, col), node_id)
 
     wrong_values = block("bidirectional_found_i64", "openvino@2024.6.0", "opset3-const", "i64")
-    assert "First difference at index (1, 2, 5)" in wrong_values
-    assert "expected 7" in wrong_values and "actual 0" in wrong_values
-    assert "Actual (2, 3, 6) i64" in wrong_values
+    assert (wrong_values["diff_index"], wrong_values["diff_expected"], wrong_values["diff_actual"]) == (
+        "(1, 2, 5)", "7", "0")
+    assert (wrong_values["actual_shape"], wrong_values["actual_dtype"]) == ("(2, 3, 6)", "i64")
     crash = block("numpy_zero_dim", "onnxruntime@1.18.1", "opset13-input", "f32")
-    assert "Error (infer) signal SIGSEGV (-11)" in crash
+    assert (crash["stage"], crash["error"]) == ("infer", "signal SIGSEGV (-11)")
     wrong_shape = block("numpy_zero_dim", "openvino@2024.6.0", "opset3-param", "f32")
-    assert "Declared shape (?, 1)" in wrong_shape and "Expected (0, 3) f32" in wrong_shape
+    assert (wrong_shape["declared_shape"], wrong_shape["expected"]) == ("(?, 1)", "(0, 3) f32")
     adapter = block("explicit_spec_example", "openvino@2025.0.0", "opset3-param", "f32")
-    assert 'File "conformance/backends/openvino.py", line 61, in run' in adapter  # a multi-line message, whole
+    assert 'File "conformance/backends/openvino.py", line 61, in run' in adapter["message"]  # multi-line, whole
     known = block("numpy_rank_too_small", "onnxruntime@1.18.1", "opset13-init", "f32")
-    assert "Known difference known difference 1" in known
+    assert known["known"]["label"] == "known difference 1"
 
 
-def test_a_cases_rows_come_from_its_op(page, merged):
-    info = page.by_id("d~explicit_spec_example").one("div", **{"class": "case-info"})
-    rows = dict(zip([dt.text for dt in info.find_all("dt")], [dd.text for dd in info.find_all("dd")], strict=True))
-    assert rows["Op"] == "Broadcast · group spec_example"
+def test_a_cases_rows_come_from_its_op(data, merged):
+    case = data.case("explicit_spec_example")
+    assert (case["op"], case["group"]) == ("Broadcast", "spec_example")
+    rows = dict(case["params"])
     assert (rows["mode"], rows["data_shape"], rows["target_shape"], rows["axes_mapping"]) == (
         "explicit", "[16]", "[1, 16, 50, 50]", "[1]")
     # An op this process does not know (a third-party op package): its params as they are, and no mode.
-    data = copy.deepcopy(merged)
-    data["cases"]["explicit_spec_example"].update(op="tests.an_op_not_imported", params={"size": [2, 3]})
-    page = parse(report.render(data))
-    info = page.by_id("d~explicit_spec_example").one("div", **{"class": "case-info"})
-    rows = dict(zip([dt.text for dt in info.find_all("dt")], [dd.text for dd in info.find_all("dd")], strict=True))
-    assert rows["Op"] == "tests.an_op_not_imported · group spec_example" and rows["size"] == "[2, 3]"
-    assert "mode" not in rows and page.by_id("matrix").one("tr", data_case="explicit_spec_example").attrs[
-        "data-mode"] == "-"
+    other = copy.deepcopy(merged)
+    other["cases"]["explicit_spec_example"].update(op="tests.an_op_not_imported", params={"size": [2, 3]})
+    case = Data(report.render(other)).case("explicit_spec_example")
+    assert case["op"] == "tests.an_op_not_imported" and dict(case["params"]) == {"size": "[2, 3]"}
+    assert case["mode"] == "-"
 
 
-def test_known_differences_are_explained_once(page):
+def test_known_differences_are_explained_once(page, data):
     entries = page.by_id("known").find_all("details", **{"class": "known-entry"})
     assert len(entries) == 1
     entry = entries[0].words
     assert "ONNX Expand is bidirectional" in entry and "python -c 'import onnx; ...'" in entry
     assert "onnxruntime@1.18.1: 4 checks" in entry
-    section = _section(page, "numpy_rank_too_small", "onnxruntime@1.18.1")
-    note = section.one("p", **{"class": "known-note"})
-    assert "ONNX Expand is bidirectional" in note.text
-    assert note.one("a", href=f"#{entries[0].attrs['id']}")
-    assert [a.attrs["href"] for a in note.find_all("a")][1] == sample.KNOWN_LINK
-    assert "python -c" not in section.text  # the reproducer stays with the entry
-    details = page.by_id("details")
-    assert len([a for a in details.find_all("a") if a.attrs.get("href") == sample.KNOWN_LINK]) == 1
+    # The details name the entry, with its reason and link, and leave the reproducer to it.
+    assert data.raw["known"] == [{"label": "known difference 1", "anchor": entries[0].attrs["id"],
+                                  "reason": data.raw["known"][0]["reason"], "link": sample.KNOWN_LINK,
+                                  "href": sample.KNOWN_LINK, "verdict": data.raw["known"][0]["verdict"]}]
+    assert "ONNX Expand is bidirectional" in data.raw["known"][0]["reason"]
+    assert not any("python -c" in s for s in data.raw["S"])
 
 
-def test_failing_cases_start_open_and_the_others_closed(merged):
-    data = copy.deepcopy(merged)
-    for c in data["checks"]:  # leave numpy_rank_too_small known differences only, explicit_spec_example n/a only
-        if c["verdict"] in ("accepted_invalid", "error"):
-            c["verdict"] = PASS
-    page = parse(report.render(data))
-    assert "open" in page.by_id("d~numpy_zero_dim").attrs
-    known_only = page.by_id("d~numpy_rank_too_small")
-    assert "open" not in known_only.attrs
-    assert "open" in known_only.one("details", data_col="onnxruntime@1.18.1").attrs  # its checks, once opened
-    not_applicable = page.by_id("d~explicit_spec_example")
-    assert "open" not in not_applicable.attrs
-    assert "open" not in not_applicable.one("details", data_col="onnxruntime@1.18.1").attrs
+def test_not_applicable_reasons_are_listed_once_per_reason(data):
+    section = data.section("explicit_spec_example", "onnxruntime@1.18.1")
+    assert section["blocks"] == []
+    [brief] = section["briefs"]
+    assert brief["verdict"] == NOT_APPLICABLE and "ONNX Expand has no explicit mode" in brief["reason"]
+    assert len(brief["checks"]) == 4
 
 
-def test_not_applicable_reasons_are_listed_once_per_reason(page):
-    section = _section(page, "explicit_spec_example", "onnxruntime@1.18.1")
-    brief = section.one("ul", **{"class": "brief"})
-    assert len(brief.find_all("li")) == 1
-    assert "ONNX Expand has no explicit mode" in brief.text
-    assert "(opset 13, shape initializer opset 13, shape input × i64 f32)" in brief.text
-    assert len(_decode(page, brief.one("li"))) == 4
-    assert "open" not in section.attrs  # nothing failed: closed until asked for
-
-
-def test_interpretations_are_shown_apart_and_marked(page):
+def test_interpretations_are_marked(page, data):
     case = sample.CASES["bidirectional_zero_vs_one"]
-    rows = page.by_id("interpretations").find_all("tr", data_case=True)
-    assert [r.attrs["data-case"] for r in rows] == ["bidirectional_zero_vs_one"]
-    assert case["interpretation"] in rows[0].text
-    row = page.by_id("matrix").one("tr", data_case="bidirectional_zero_vs_one")
-    tag = row.one("a", **{"class": "tag interp"})
-    assert page.by_id(tag.attrs["href"][1:]) is rows[0]
+    assert [c for c in data.cases if data.case(c)["interp"]] == ["bidirectional_zero_vs_one"]
+    assert data.case("bidirectional_zero_vs_one")["interp"] == case["interpretation"]
+    assert page.by_id("interpretations").one("h2").words == "Interpretations 1"
 
 
 def test_header_problems_and_legend(page, merged):
@@ -477,7 +513,7 @@ def test_page_is_self_contained(page):
     assert not page.find_all("link")
     assert not page.find_all("img") and not page.find_all("iframe")
     scripts = page.find_all("script")
-    assert len(scripts) == 1 and "src" not in scripts[0].attrs
+    assert [s.attrs for s in scripts] == [{"type": "application/json", "id": "report-data"}, {}]
     for node in page.iter():
         for name, value in node.attrs.items():
             if value and ("http://" in value or "https://" in value):
@@ -487,9 +523,10 @@ def test_page_is_self_contained(page):
     assert len({n.attrs["id"] for n in page.find_all(id=True)}) == len(page.find_all(id=True))
 
 
-def test_page_works_without_javascript(page):
-    # Only controls that need the script start hidden; every row and block is in view.
+def test_page_says_what_needs_javascript(page):
+    # Only controls that need the script start hidden; the matrix and details are drawn by it, and say so.
     assert [n.attrs.get("id") for n in page.find_all(hidden=True)] == ["filters", "link-notice", "details-tools"]
+    assert "turn it on" in page.one("noscript").text
 
 
 def test_untrusted_text_is_escaped(merged):
@@ -507,17 +544,20 @@ def test_untrusted_text_is_escaped(merged):
     html = report.render(data, compare=sample.older_run())
     assert XSS_TAG not in html and XSS_ATTR not in html and "<img" not in html
     tree = parse(html)
-    assert len(tree.find_all("script")) == 1 and not tree.find_all("img")
-    assert hostile in tree.by_id("matrix").text  # shown, as text
+    assert len(tree.find_all("script")) == 2 and not tree.find_all("img")
+    assert hostile in Data(html).cases  # kept, as text, for the script to show as text
     assert not [a for a in tree.find_all("a") if a.attrs.get("href", "").startswith("javascript:")]
-    assert "javascript:alert(1)" in tree.by_id("details").text  # the link is shown, not followed
+    known = Data(html).raw["known"]
+    assert [(k["link"], k["href"]) for k in known if k["link"] == "javascript:alert(1)"] == [
+        ("javascript:alert(1)", None)]  # the link is shown, not followed
 
 
 def test_unknown_verdict_ranks_worst(merged):
     data = copy.deepcopy(merged)
     data["checks"].append(sample.check("numpy_spec_example", "local", None, "v9", "f32", "mystery"))
-    cell = _cell(parse(report.render(data)), "numpy_spec_example", "local")
-    assert cell.words == "? 4/5"
+    page = Data(report.render(data))
+    assert (page.verdicts[0], page.letters[0]) == ("mystery", "?")
+    assert [v for *_, v in page.cell("numpy_spec_example", "local")][0] == "mystery"
 
 
 def test_compare_lists_changes_with_counts():

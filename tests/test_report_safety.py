@@ -4,6 +4,7 @@ the report must show it as text, in the parsed HTML and in a real browser."""
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,14 @@ def test_every_string_is_escaped_in_the_html(tmp_path: Path) -> None:
     parser = Elements()
     parser.feed(html)
     tags = [t for t, _ in parser.tags]
-    assert tags.count("script") == 1  # the report's own filter script, nothing from the results
+    # The page's data, inert JSON, and the report's own script: nothing from the results.
+    assert [attrs for t, attrs in parser.tags if t == "script"] == [[("type", "application/json"),
+                                                                      ("id", "report-data")], []]
+    # The data holds every string of the results, and no "<" that could end its element or start markup.
+    start = html.index('<script type="application/json" id="report-data">')
+    data = html[html.index(">", start) + 1:html.index("</script>", start)]
+    assert "<" not in data and ">" not in data and "&" not in data
+    assert json.dumps(json.loads(data)).count("<script>window.__pwned") > 50  # read back as text
     assert not {"img", "iframe", "object", "embed"} & set(tags)  # (the report draws its charts as inline svg)
     for tag, attrs in parser.tags:
         for name, value in attrs:

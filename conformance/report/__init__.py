@@ -2,11 +2,12 @@
 
 This module loads results files and assembles the page's context; the overview's columns and tallies are in
 report.overview, the views of a run, a case and known differences in report.views, the matrix and the details
-of its cells in report.matrix, what changed since an earlier run in report.changes, the benchmark section in
-report.bench, verdicts are ranked and counted in report.tally, and values written as text in report.text.
-Python only prepares plain data (tallies, rows, anchors, formatted shapes, filter codes); every piece of markup
-is in templates/, rendered with autoescape on. Everything taken from a results file (case ids, descriptions,
-messages, links) is untrusted text and is never marked safe.
+of its cells (the page's data, which its script draws) in report.matrix, what changed since an earlier run in
+report.changes, the benchmark section in report.bench, verdicts are ranked and counted in report.tally, and values
+written as text in report.text. Python only prepares plain data (tallies, rows, anchors, formatted shapes, filter
+codes); every piece of markup is in templates/, rendered with autoescape on, or drawn by the page's script from its
+data as text. Everything taken from a results file (case ids, descriptions, messages, links) is untrusted text and
+is never marked safe: the data is JSON in which no "<" is left (matrix.dumps).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import jinja2
 
 from conformance.report import bench as report_bench
 from conformance.report.changes import change_counts, changes_view
-from conformance.report.matrix import QUIET, matrix
+from conformance.report.matrix import QUIET, dumps, page_data
 from conformance.report.overview import (
     GROUPS,
     MODES,
@@ -39,7 +40,7 @@ from conformance.report.views import Codes, axis_key, case_view, known_entries, 
 from conformance.results import files as results_file
 from conformance.results.files import as_results, write_atomic
 from conformance.results.record import Results
-from conformance.verdicts import FAILING, VERDICTS
+from conformance.verdicts import FAILING, PASS, SKIPPED, VERDICTS
 
 __all__ = ["Tally", "Unusable", "anchor", "change_counts", "letter", "load", "load_bench", "render", "report_text",
            "tally_by_column", "write_report"]
@@ -124,10 +125,12 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
     columns = columns_of(backends, checks)
     codes = Codes([*checks, *(compare.checks if compare is not None else [])])
     known = known_entries(checks)
-    files, details = matrix(cases, columns, checks, codes, known)
+    in_order = sorted(cases.values(), key=lambda c: (str(c["file"]), c["line"] or 0, c["id"]))
+    data = page_data(in_order, columns, checks, codes, known, sorted({str(c["file"]) for c in in_order}))
     tallies = tally_by_column(results)
     rejections = rejections_by_column(results)
-    anchors = {s["anchor"] for d in details for s in d["sections"]}
+    # The cells with details: a check in them is neither a pass nor a skip.
+    anchors = {anchor("c", c.case, c.column) for c in checks if c.verdict not in (PASS, SKIPPED)}
     changes = None
     if compare is not None and compare.run.started and compare.run == results.run:
         # pytest conformance --compare reports/results.json: the run overwrote that file before the report
@@ -172,9 +175,10 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
         "by_path_axis": [{**group, "anchor": anchor("axes", group["backend"]),
                           "axes": [(axis, axis_key(axis), rows) for axis, rows in group["axes"]]}
                          for group in by_path_axis(checks, columns)],
-        "interpretations": [row for rows in files.values() for row in rows if row["case"]["interpretation"]],
-        "files": sorted(files.items()),
-        "details": details,
+        "interpretations": sum(1 for c in in_order if c["interpretation"]),
+        "cases": len(in_order),
+        "has_details": bool(data["sec"]),
+        "data": dumps(data),
         "known": sorted(known.values(), key=lambda k: (-k["checks"], k["label"])),
         "changes": changes,
         "bench": bench,

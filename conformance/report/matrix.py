@@ -1,20 +1,46 @@
-"""The matrix of cases x columns and the details of its cells: a row per case with a cell per column, and for
-each cell holding more than passes and skips, its checks as blocks of evidence.
+"""The page's data: the matrix, the details and the filters' codes of every check, as compact JSON that the page's
+script (templates/_page.js.j2) draws from on demand. A run of hundreds of thousands of checks would be hundreds of
+megabytes as markup, and a page that slow to open; as columns of small integers and tables of the strings they
+share, it is a few megabytes, and the page draws only the rows in view and the details a reader opens.
 
-Plain data only; the markup is in templates/_matrix.html.j2 and _details.html.j2.
+Layout (every list in matrix order; "S" is the table of strings that evidence, ids and commands share):
+
+- ``cols``: the columns; ``colA``: each column's part of an anchor (text.anchor), so the script builds the anchors
+  of cells and rows exactly as the templates once did.
+- ``case``: one list per field (``id``, ``a`` its anchor part, ``file`` index into ``files``, ``line``, ``mode``,
+  ``group``, ``desc``, ``suites`` (codes, as the suite filter lists them), ``interp``, ``op``, ``params``,
+  ``expect``, ``spec``, ``source``, ``text``).
+- ``end``: where each cell's checks end in ``k`` (a cell is case x column, case-major).
+- ``ptext``: each path code's path for people (text.path_text).
+- ``k``: each check's code, ((path * len(dtypes)) + dtype) * len(verdicts) + verdict (Codes' lists), cell by cell,
+  worst verdict first; ``g``: the check's group in its cell's section (a block of evidence, or a line of reasons
+  for not-applicable and skipped checks), -1 for a pass or a skip.
+- ``sec``: per cell with details (key: the cell's index), ``[blocks, briefs]``: a block is ``[evidence, checks]``,
+  each check ``[x, part, t]`` (its id is ``S[x] + "[" + part + "]"``, or ``part`` when x is -1; its rerun command is
+  ``S[t]`` with "\\x01" standing for part and "\\x02" for ``S[x]``, or ``S[-t - 1]`` as it is when t is negative); a
+  brief is ``[verdict, reason]``.
+- ``ev``: evidence shared by checks (verdict, dtype, message, expected, actual shape, actual dtype, declared shape,
+  error, stage, first difference index, expected, actual, count, size, known entry), strings as indexes into S and
+  -1 for none.
+- ``known``: the known differences' entries that evidence names (label, anchor, reason, link, href, verdict).
+
+Everything here is untrusted text from a results file: the script puts it into the page as text, never as markup,
+and the JSON is written so that no "<" can close its script element (see dumps).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
-from conformance.report.tally import Tally, letter, rank
-from conformance.report.text import anchor, outcome, path_text, paths_and_dtypes, shape
+from conformance.report.tally import rank
+from conformance.report.text import anchor, outcome, shape
 from conformance.report.views import Codes, known_key
 from conformance.results.record import CheckRecord
-from conformance.verdicts import KNOWN, NOT_APPLICABLE, PASS, SKIPPED
+from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED
 
 # Verdicts listed as one line per reason in a cell's details rather than as a block of their own.
 BRIEF = frozenset({NOT_APPLICABLE, SKIPPED})
@@ -22,73 +48,129 @@ QUIET = BRIEF | {PASS}  # no block of their own
 # What checks sharing a block may differ in: which check it is and how it was run, not what it found.
 _NOT_EVIDENCE = ("id", "path", "variant", "rerun", "duration")
 
-
-def outcome_views(checks: list[CheckRecord], known: dict[str, dict[str, Any]], codes: Codes) -> list[dict[str, Any]]:
-    """The non-pass checks of one cell as blocks of evidence. Checks that differ only in path (and so in id and
-    rerun command) share a block: a backend usually fails the same way on every path, and one block naming the
-    paths reads better, and weighs less, than the same evidence again and again."""
-    blocks: dict[str, list[CheckRecord]] = defaultdict(list)
-    for c in checks:
-        evidence = {k: v for k, v in c.to_json().items() if k not in _NOT_EVIDENCE}
-        blocks[json.dumps(evidence, sort_keys=True, default=str)].append(c)
-    return [block_view(cs, known, codes) for cs in blocks.values()]
+_ID = re.compile(r"(.*)\[([^\[\]]*)\]", re.DOTALL)
 
 
-def block_view(checks: list[CheckRecord], known: dict[str, dict[str, Any]], codes: Codes) -> dict[str, Any]:
-    check = checks[0]
-    actual = check.actual
-    diff = check.first_diff
-    message = str(check.message or "")
-    return {"verdict": check.verdict, "letter": letter(check.verdict), "dtype": check.dtype,
-            "paths": [path_text(c) for c in checks], "codes": codes.of(checks),
-            "checks": [{"id": c.id, "rerun": c.rerun or c.id} for c in checks],
-            # The summary line holds the message's first line; a longer message is shown whole below it.
-            "headline": message.split("\n", 1)[0], "message": message if "\n" in message.strip() else None,
-            "expected": outcome(check.expected),
-            "actual_shape": shape(actual.shape) if actual else None, "actual_dtype": actual and actual.dtype,
+class _Strings:
+    """A table of distinct strings; index() gives a string's place in it, -1 for None."""
+
+    def __init__(self) -> None:
+        self.table: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def index(self, s: Any) -> int:
+        if s is None:
+            return -1
+        s = str(s)
+        i = self._index.get(s)
+        if i is None:
+            i = self._index[s] = len(self.table)
+            self.table.append(s)
+        return i
+
+
+def evidence_key(c: CheckRecord) -> str:
+    """What a block of evidence shows: checks that differ only in path (and so in id and rerun command) share a
+    block, since a backend usually fails the same way on every path, and one block naming the paths reads better,
+    and weighs less, than the same evidence again and again."""
+    return json.dumps({k: v for k, v in c.to_json().items() if k not in _NOT_EVIDENCE}, sort_keys=True, default=str)
+
+
+def _check_ref(c: CheckRecord, strings: _Strings) -> list[Any]:
+    """[x, part, t]: a check's id and rerun command, the parts many checks share in the string table."""
+    m = _ID.fullmatch(c.id)
+    if not m or "\x01" in c.id or "\x02" in c.id:
+        x, head, part = -1, "", c.id
+    else:
+        head, part = m[1], m[2]
+        x = strings.index(head)
+    rerun = c.rerun or c.id
+    template = rerun
+    if x >= 0 and "\x01" not in rerun and "\x02" not in rerun:
+        template = rerun.replace(part, "\x01") if part else rerun
+        template = template.replace(head, "\x02") if head else template
+    rebuilt = template.replace("\x02", head).replace("\x01", part) if x >= 0 else template
+    t = strings.index(template) if rebuilt == rerun and x >= 0 else -1 - strings.index(rerun)
+    return [x, part, t]
+
+
+def _evidence(c: CheckRecord, known: dict[str, int], strings: _Strings) -> list[Any]:
+    actual, diff = c.actual, c.first_diff
+    s = strings.index
+    return [s(c.verdict), s(c.dtype), s(c.message or ""), s(outcome(c.expected)),
+            s(shape(actual.shape) if actual else None), s(actual.dtype if actual else None),
             # The shape declared before running matters when it is not the shape that came out.
-            "declared_shape": (shape(actual.declared_shape)
-                               if actual and actual.declared_shape != actual.shape else None),
-            "error": actual and actual.error, "stage": actual and actual.stage,
-            "first_diff": diff and {"index": shape(diff.index), "expected": diff.expected, "actual": diff.actual,
-                                    "count": diff.count, "size": diff.size},
-            "known": known.get(known_key(check.known)) if isinstance(check.known, dict) else None}
+            s(shape(actual.declared_shape) if actual and actual.declared_shape != actual.shape else None),
+            s(actual.error if actual else None), s(actual.stage if actual else None),
+            s(shape(diff.index) if diff else None), s(diff.expected if diff else None),
+            s(diff.actual if diff else None), diff.count if diff and isinstance(diff.count, int) else -1,
+            diff.size if diff and isinstance(diff.size, int) else -1,
+            known.get(known_key(c.known), -1) if isinstance(c.known, dict) else -1]
 
 
-def brief(checks: list[CheckRecord], codes: Codes) -> list[dict[str, Any]]:
-    """Not-applicable and skipped checks, one entry per (verdict, reason) naming the paths it covers."""
-    grouped: dict[tuple[str, str], list[CheckRecord]] = defaultdict(list)
-    for c in checks:
-        grouped[(c.verdict, str(c.message or "no reason given"))].append(c)
-    return [{"verdict": v, "letter": letter(v), "reason": reason, "codes": codes.of(cs), "which": paths_and_dtypes(cs)}
-            for (v, reason), cs in grouped.items()]
-
-
-def matrix(cases: dict[str, dict[str, Any]], columns: list[str], checks: list[CheckRecord], codes: Codes,
-           known: dict[str, dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
-    """Matrix rows by case file, and the details of each case with a cell holding more than passes and skips:
-    the case once, then one section per such cell."""
+def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[CheckRecord], codes: Codes,
+              known: dict[str, dict[str, Any]], files: list[str]) -> dict[str, Any]:
+    """The page's data (see the module's docstring) of `cases` (case views, in matrix order), `columns`, `checks`,
+    their filter `codes`, the `known` entries (known_entries) and the case `files` in matrix order."""
+    strings = _Strings()
     by_cell: dict[tuple[str, str], list[CheckRecord]] = defaultdict(list)
     for c in checks:
         by_cell[(c.case, c.column)].append(c)
-    files: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    details = []
-    for case in sorted(cases.values(), key=lambda c: (str(c["file"]), c["line"] or 0, c["id"])):
-        cells, sections = [], []
-        for col in columns:
-            found = sorted(by_cell[(case["id"], col)], key=lambda c: (rank(c.verdict), str(c.id)))
-            tally = Tally.of(c.verdict for c in found)
-            cell = None
-            if any(v not in (PASS, SKIPPED) for v in tally.counts):
-                cell = anchor("c", case["id"], col)
-                shown = outcome_views([c for c in found if c.verdict not in QUIET], known, codes)
-                sections.append({"column": col, "anchor": cell, "tally": tally, "checks": shown,
-                                 "failing": any(c.verdict not in (KNOWN, *QUIET) for c in found),
-                                 "known": list({id(k["known"]): k["known"] for k in shown if k["known"]}.values()),
-                                 "brief": brief([c for c in found if c.verdict in BRIEF], codes)})
-            cells.append({"column": col, "tally": tally, "anchor": cell, "codes": codes.of(found)})
-        files[case["file"]].append({"case": case, "cells": cells, "anchor": anchor("r", case["id"])})
-        if sections:
-            details.append({"case": case, "anchor": anchor("d", case["id"]), "sections": sections,
-                            "failing": any(s["failing"] for s in sections)})
-    return files, details
+    known_list = list(known.values())
+    known_index = {key: i for i, key in enumerate(known)}
+    file_index = {f: i for i, f in enumerate(files)}
+    nd, nv = len(codes.dtypes), len(codes.verdicts)
+    ends: list[int] = []
+    k: list[int] = []
+    g: list[int] = []
+    sec: dict[str, list[Any]] = {}
+    evidence: dict[str, int] = {}
+    ev_rows: list[list[Any]] = []
+    for ci, (case, col) in enumerate((case, col) for case in cases for col in columns):
+        found = sorted(by_cell.get((case["id"], col), ()), key=lambda c: (rank(c.verdict), str(c.id)))
+        blocks: dict[str, list[Any]] = {}
+        briefs: dict[tuple[str, str], int] = {}
+        groups: list[Any] = []  # per check: its block's key, its brief's key, or None
+        for c in found:
+            k.append((codes.path_code(c) * nd + codes.dtype_code(c)) * nv + codes.verdict_code(c.verdict))
+            if c.verdict in BRIEF:
+                key = (c.verdict, str(c.message or "no reason given"))
+                briefs.setdefault(key, len(briefs))
+                groups.append(key)
+            elif c.verdict in QUIET:
+                groups.append(None)
+            else:
+                ekey = evidence_key(c)
+                if ekey not in blocks:
+                    if ekey not in evidence:
+                        evidence[ekey] = len(ev_rows)
+                        ev_rows.append(_evidence(c, known_index, strings))
+                    blocks[ekey] = [evidence[ekey], []]
+                blocks[ekey][1].append(_check_ref(c, strings))
+                groups.append(ekey)
+        block_index = {key: i for i, key in enumerate(blocks)}
+        # The lines of not-applicable and skipped checks follow the blocks.
+        g.extend(-1 if key is None else block_index[key] if isinstance(key, str) else len(blocks) + briefs[key]
+                 for key in groups)
+        ends.append(len(k))
+        if any(c.verdict not in (PASS, SKIPPED) for c in found):
+            sec[str(ci)] = [list(blocks.values()),
+                            [[codes.verdict_code(v), strings.index(reason)] for v, reason in briefs]]
+    field = {name: [case[key] for case in cases] for name, key in (
+        ("id", "id"), ("mode", "mode"), ("group", "group"), ("desc", "description"), ("suites", "suite_codes"),
+        ("interp", "interpretation"), ("op", "op"), ("params", "params"),
+        ("expect", "expect"), ("spec", "spec_ref"), ("source", "source"), ("text", "text"), ("line", "line"))}
+    return {"cols": columns, "colA": [anchor(col) for col in columns], "files": files, "ptext": codes.path_texts(),
+            "case": {**field, "a": [anchor(case["id"]) for case in cases],
+                     "file": [file_index[str(case["file"])] for case in cases]},
+            "end": ends, "k": k, "g": g, "sec": sec, "ev": ev_rows, "S": strings.table,
+            "known": [{key: entry[key] for key in ("label", "anchor", "reason", "link", "href", "verdict")}
+                      for entry in known_list]}
+
+
+def dumps(data: Any) -> str:
+    """JSON to put inside <script type="application/json">: "<", ">" and "&" written as \\u escapes, so that no
+    text of a results file can end the element or start markup; JSON.parse reads them back unchanged."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))

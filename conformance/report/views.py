@@ -87,7 +87,7 @@ def case_view(case_id: str, record: CaseRecord | None) -> dict[str, Any]:
     return view
 
 
-# The URL keys of the filter bar's own fields (FIELDS in templates/_filters.js.j2) and of a linked check: a path
+# The URL keys of the filter bar's own fields (FIELDS in templates/_page.js.j2) and of a linked check: a path
 # axis of one of these names is kept in the URL as "path.<axis>" instead.
 FILTER_KEYS = frozenset({"col", "mode", "group", "suite", "variant", "dtype", "v", "q", "check"})
 
@@ -116,9 +116,21 @@ class Codes:
         self._dtype = {x: i for i, x in enumerate(self.dtypes)}
         self._verdict = {v: i for i, v in enumerate(self.verdicts)}
 
+    def path_code(self, check: CheckRecord) -> int:
+        return self._path[(str(check.variant or ""), path_items(check))]
+
+    def dtype_code(self, check: CheckRecord) -> int:
+        return self._dtype[str(check.dtype or "")]
+
+    def verdict_code(self, verdict: str) -> int:
+        return self._verdict[verdict]
+
+    def path_texts(self) -> list[str]:
+        """Each path code's path as text.path_text writes it: axis by axis, or the label of a path of no axes."""
+        return [", ".join(f"{a} {v}" for a, v in items) or label for label, items in self.paths]
+
     def of(self, checks: Iterable[CheckRecord]) -> str:
-        return " ".join(f"{self._path[(str(c.variant or ''), path_items(c))]}.{self._dtype[str(c.dtype or '')]}."
-                        f"{self._verdict[c.verdict]}" for c in checks)
+        return " ".join(f"{self.path_code(c)}.{self.dtype_code(c)}.{self.verdict_code(c.verdict)}" for c in checks)
 
     def page(self, checks: list[CheckRecord]) -> dict[str, Any]:
         """What the filter bar declares: the code lists (each path's label, and its axis values as 'axis.value'
@@ -165,7 +177,8 @@ def reproducer_view(reproducer: Any) -> dict[str, Any] | None:
 
 def known_entries(checks: list[CheckRecord]) -> dict[str, dict[str, Any]]:
     """Each known difference once (a check only names it): reason, link and reproducer are long and shared
-    by many checks, so repeating them per check would multiply the page."""
+    by many checks, so repeating them per check would multiply the page. `index` is the entry's place in the page's
+    data (matrix.page_data), from which the page lists the cells it explains."""
     entries: dict[str, dict[str, Any]] = {}
     for c in checks:
         known = c.known  # also on a check whose verdict differs from the entry's: it names the entry
@@ -177,13 +190,10 @@ def known_entries(checks: list[CheckRecord]) -> dict[str, dict[str, Any]]:
             entries[key] = {"label": label, "anchor": anchor("kd", label), "reason": known.get("reason"),
                             "link": known.get("link"), "href": web_link(known.get("link")),
                             "reproducer": reproducer_view(known.get("reproducer")), "where": known.get("where"),
-                            "verdict": known.get("verdict"), "columns": Counter(), "cells": {}}
+                            "verdict": known.get("verdict"), "columns": Counter(), "index": len(entries)}
         entry = entries[key]
         entry["columns"][c.column] += 1
-        entry["cells"].setdefault((c.case, c.column), anchor("c", c.case, c.column))
     for entry in entries.values():
         entry["checks"] = sum(entry["columns"].values())
         entry["columns"] = sorted(entry["columns"].items())
-        entry["cells"] = [{"case": case, "column": col, "anchor": cell}
-                          for (case, col), cell in sorted(entry["cells"].items())]
     return entries
