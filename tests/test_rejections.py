@@ -124,6 +124,7 @@ def test_the_report_counts_rejections_per_column_by_stage_wrong_rule_and_unclass
     checks = [_check(v.PASS, "numpy_dim"), _check(v.PASS, None, "infer"), _check(v.WRONG_RULE, "numpy_rank"),
               _check(v.KNOWN, rejections.NOT_A_RULE, known={"verdict": v.WRONG_RULE}),
               _check(v.CRASH, None, "worker", error="signal 11 (SIGSEGV)"),  # no rejection: a crash
+              _check(v.KNOWN, None, "compile", known={"verdict": v.OUT_OF_MEMORY}, error="std::bad_alloc"),  # nor that
               _check(v.ACCEPTED_INVALID, None, error=None)]
     results = Results(run=RunInfo(), backends={}, cases={}, checks=checks)
     (column,) = rejections_by_column(results).values()

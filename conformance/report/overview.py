@@ -51,14 +51,14 @@ def rejections_by_column(results: Results) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = defaultdict(lambda: {"total": 0, "wrong_rule": 0, "unclassified": 0,
                                                           "stages": defaultdict(int)})
     for c in results.checks:
-        actual = c.actual
+        actual, verdict = c.actual, (c.known or {}).get("verdict") or c.verdict  # a known difference's own verdict
         if c.expected is None or c.expected.reject is None or actual is None or actual.error is None \
-                or c.verdict in NOT_REJECTIONS:
+                or verdict in NOT_REJECTIONS:
             continue
         row = out[c.column]
         row["total"] += 1
         row["stages"][actual.stage or "?"] += 1
-        wrong = c.verdict == WRONG_RULE or (c.known or {}).get("verdict") == WRONG_RULE
+        wrong = verdict == WRONG_RULE
         row["wrong_rule"] += wrong
         row["unclassified"] += actual.rule is None and not wrong
     return {col: {**row, "stages": dict(row["stages"])} for col, row in out.items()}
