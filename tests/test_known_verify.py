@@ -172,8 +172,8 @@ def test_the_command_line(tmp_path):
     assert verified.stdout.splitlines()[-1].startswith("2 entries: 1 shows the bug, 1 FIXED;")
     listed = subprocess.run([*args, "--list"], cwd=ROOT, capture_output=True, text=True)
     assert listed.returncode == 0 and listed.stdout.splitlines() == [
-        "fakert  shows  wrong_values  dtype=f32  reproducers/fakert/shows.py",
-        "fakert  fixed  wrong_values  dtype=f32  reproducers/fakert/fixed.py"]
+        "fakert  shows  wrong_values  dtype=f32 shape_only=false  reproducers/fakert/shows.py",
+        "fakert  fixed  wrong_values  dtype=f32 shape_only=false  reproducers/fakert/fixed.py"]
     unknown = subprocess.run([*args[:6], "--backend", "nosuch", "--verify"], cwd=ROOT, capture_output=True, text=True)
     assert unknown.returncode == 2 and "no known differences for backend(s) nosuch" in unknown.stdout
 
