@@ -29,9 +29,11 @@ def quieted(values: np.ndarray) -> np.ndarray:
         return values
     nmant = int(ml_dtypes.finfo(values.dtype).nmant)
     bits = np.array(values, order="C").view(f"u{values.dtype.itemsize}")  # (ascontiguousarray makes 0-d 1-D)
-    exponent = (bits >> nmant) & ((1 << (values.dtype.itemsize * 8 - 1 - nmant)) - 1)
-    mantissa = bits & ((1 << nmant) - 1)
-    quiet = bits.dtype.type(1 << (nmant - 1))
-    signalling = (exponent == (1 << (values.dtype.itemsize * 8 - 1 - nmant)) - 1) & (mantissa != 0) \
-        & ((mantissa & quiet) == 0)
+    # constants of the bits' own unsigned type: numpy 1 promotes a 0-d uint64 with a Python int to float64
+    t = bits.dtype.type
+    ones = t((1 << (values.dtype.itemsize * 8 - 1 - nmant)) - 1)
+    exponent = (bits >> t(nmant)) & ones
+    mantissa = bits & t((1 << nmant) - 1)
+    quiet = t(1 << (nmant - 1))
+    signalling = (exponent == ones) & (mantissa != t(0)) & ((mantissa & quiet) == t(0))
     return np.where(signalling, bits | quiet, bits).astype(bits.dtype).view(values.dtype)
