@@ -269,6 +269,9 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                   "the last target_shape value is below -1"),
     "target_beyond_int32": (lambda c: any(t > INT32_MAX for t in _target(c)),
                             "a target_shape value does not fit in int32"),
+    "target_beyond_int32_negative_as_int32": (lambda c: any(t > INT32_MAX and _wrap32(t) < 0 for t in _target(c)),
+                                              "a target_shape value does not fit in int32 and is negative once cut "
+                                              "to its low 32 bits (as int32): 2**31, 2**63 - 1"),
     "last_target_beyond_int32": (lambda c: bool(_target(c)) and _target(c)[-1] > INT32_MAX,
                                  "the last target_shape value does not fit in int32"),
     "target_elements_beyond_int32": (lambda c: all(t > 0 for t in _target(c)) and math.prod(_target(c)) > INT32_MAX,
