@@ -272,6 +272,11 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_beyond_int32_negative_as_int32": (lambda c: any(t > INT32_MAX and _wrap32(t) < 0 for t in _target(c)),
                                               "a target_shape value does not fit in int32 and is negative once cut "
                                               "to its low 32 bits (as int32): 2**31, 2**63 - 1"),
+    "target_beyond_uint32": (lambda c: any(t > 2**32 - 1 for t in _target(c)),
+                             "a target_shape value does not fit in uint32 (2**32 or more)"),
+    "target_at_least_2_62": (lambda c: any(t >= 2**62 for t in _target(c)),
+                             "a target_shape value is 2**62 or more (a 1-byte tensor of it overflows what any "
+                             "allocator can give)"),
     "last_target_beyond_int32": (lambda c: bool(_target(c)) and _target(c)[-1] > INT32_MAX,
                                  "the last target_shape value does not fit in int32"),
     "target_elements_beyond_int32": (lambda c: all(t > 0 for t in _target(c)) and math.prod(_target(c)) > INT32_MAX,
