@@ -38,6 +38,10 @@ class Check:
 
     @property
     def expect_reject(self) -> str | None:
+        """The rule a rejection must follow; where the input breaks a rule of the spec and the backend's own rule
+        too (a 2-D shape of int8 for ONNX Expand), either: ``spec_rule|backend_rule (why)``."""
+        if self.backend_rule and self.case.expect_reject:
+            return f"{self.case.expect_reject}|{self.backend_rule}"
         return self.backend_rule or self.case.expect_reject
 
     @property

@@ -231,7 +231,7 @@ def _nop_target_of_ones(case: Case) -> bool:
 
 
 def _target_not_1d_valid_flat(case: Case) -> bool:
-    return np.ndim(np.asarray(case.target_shape, dtype=object)) > 1 and \
+    return np.ndim(np.asarray(case.target_shape, dtype=object)) != 1 and \
         outcome(replace(case, target_shape=_target(case)))[1] is None
 
 
@@ -258,7 +258,12 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_not_1d": (lambda c: not _is_1d(c.target_shape), "target_shape is not a list of values (a rank-0 "
                                                                  "value, or a nested list)"),
     "target_not_1d_valid_flattened": (_target_not_1d_valid_flat,
-                                      "target_shape is not 1-D, and its values in order would be a valid target"),
+                                      "target_shape is not 1-D (rank 0, 2 or more), and its values in order would "
+                                      "be a valid target"),
+    "target_rank_0": (lambda c: np.ndim(np.asarray(c.target_shape, dtype=object)) == 0,
+                      "target_shape is a single value (rank 0), not a 1-D list"),
+    "axes_not_1d": (lambda c: c.axes_mapping is not None and not _is_1d(c.axes_mapping),
+                    "axes_mapping is given and is not a list of values (a rank-0 value, or a nested list)"),
     "target_rank_below_data": (lambda c: len(_target(c)) < len(c.data_shape),
                                "target_shape has fewer values than the data has dimensions"),
     "negative_target": (lambda c: any(t < 0 for t in _target(c)), "a target_shape value is negative"),
