@@ -236,6 +236,25 @@ def test_a_failing_cell_opens_its_details_and_a_check_can_be_linked(tab, report_
     tab.assert_clean()
 
 
+def test_the_headline_links_to_exactly_the_unexpected_failures_of_a_column(tab, report_file, tmp_path):
+    tab.open(report_file)
+    page = tab.page
+    headline = page.locator("#headline")
+    expect(headline).to_be_in_viewport()
+    expect(headline.locator("p.words")).to_contain_text("Failed: 16 unexpected failures")  # 15, and the hostile crash
+    headline.locator('li[data-col="openvino@2025.0.0"] a').click()
+    assert parse_qs(urlsplit(page.url).fragment) == {"col": ["openvino@2025.0.0"], "v": ["failing"]}
+    expect(page.locator("#filters select[name=col]")).to_have_value("openvino@2025.0.0")
+    expect(page.locator("#filters select[name=v]")).to_have_value("failing")
+    # timeout and wrong_dtype of numpy_zero_dim, error of explicit_spec_example, crash of the hostile case
+    assert tab.visible_rows() == ["explicit_spec_example", "numpy_zero_dim", HOSTILE_ID]
+    expect(page.locator("#details-count")).to_have_text("3")
+    blocks = page.locator("#details details.check:visible")
+    assert sorted(b.get_attribute("data-verdict") for b in blocks.all()) == ["crash", "error", "timeout", "wrong_dtype"]
+    page.screenshot(path=str(tmp_path / "headline.png"))
+    tab.assert_clean()
+
+
 def test_failing_cases_start_open_and_the_others_closed(tab, tmp_path):
     data = sample.merged()
     for c in data["checks"]:  # leave numpy_rank_too_small known differences only, explicit_spec_example n/a only
