@@ -255,6 +255,23 @@ def test_the_headline_links_to_exactly_the_unexpected_failures_of_a_column(tab, 
     tab.assert_clean()
 
 
+def test_a_failing_check_shows_the_known_entry_it_looks_like(tab, tmp_path):
+    data = sample.merged()
+    failing = next(c for c in data["checks"] if c["verdict"] == "crash" and c["backend"] == "onnxruntime")
+    failing["looks_like"] = [{"id": "ort-crash-on-zero-dim", "differs_in": "dtype", "entry": "i8", "check": "f32",
+                              "verdict": "crash", "where": "conformance/known/onnxruntime.yaml:12"}]
+    path = tmp_path / "index.html"
+    report.write_report(data, path)
+    tab.open(path, "#check=" + quote(failing["id"]))
+    block = tab.page.locator(f'#details [data-check="{failing["id"]}"]').locator(
+        "xpath=ancestor::details[contains(@class, 'check')]")
+    expect(block.locator("> summary .tag.near")).to_have_text("looks like ort-crash-on-zero-dim")
+    looks = block.locator("dl > dt", has_text="Looks like")
+    expect(looks.locator("xpath=following-sibling::dd[1]")).to_have_text(
+        "ort-crash-on-zero-dim (differs in: dtype: the entry asks i8, the check has f32)")
+    tab.assert_clean()
+
+
 def test_failing_cases_start_open_and_the_others_closed(tab, tmp_path):
     data = sample.merged()
     for c in data["checks"]:  # leave numpy_rank_too_small known differences only, explicit_spec_example n/a only

@@ -24,6 +24,7 @@ from conformance.cases import (
     unreadable_directory,
 )
 from conformance.judge import judge
+from conformance.known.near import describe
 from conformance.plugin.state import State
 from conformance.plugin.terminal_text import safe
 from conformance.results.record import CaseRecord, CheckRecord
@@ -185,7 +186,8 @@ class CaseItem(pytest.Item):
             return record
 
     def _failure(self, check: Check, record: CheckRecord) -> str:
-        return (f"{check.part}: {record.verdict}: {record.message} {check.context()}\n"
+        near = "".join(f"\n  {describe(n)}" for n in record.looks_like or ())
+        return (f"{check.part}: {record.verdict}: {record.message} {check.context()}{near}\n"
                 f"  case: {check.case.file}:{check.case.line} ({check.case.spec_ref})\n  rerun: {record.rerun}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:

@@ -20,7 +20,8 @@ Layout (every list in matrix order; "S" is the table of strings that evidence, i
   ``S[t]`` with "\\x01" standing for part and "\\x02" for ``S[x]``, or ``S[-t - 1]`` as it is when t is negative); a
   brief is ``[verdict, reason]``.
 - ``ev``: evidence shared by checks (verdict, dtype, message, expected, actual shape, actual dtype, declared shape,
-  error, stage, first difference index, expected, actual, count, size, known entry), strings as indexes into S and
+  error, stage, first difference index, expected, actual, count, size, known entry, looks like: a list of [entry id,
+  what differs, the entry's anchor] of the entries a failing check nearly matches), strings as indexes into S and
   -1 for none.
 - ``known``: the known differences' entries that evidence names (label, anchor, reason, link, href, verdict).
 
@@ -94,7 +95,7 @@ def _check_ref(c: CheckRecord, strings: _Strings) -> list[Any]:
     return [x, part, t]
 
 
-def _evidence(c: CheckRecord, known: dict[str, int], strings: _Strings) -> list[Any]:
+def _evidence(c: CheckRecord, known: dict[str, int], anchors: dict[str, str], strings: _Strings) -> list[Any]:
     actual, diff = c.actual, c.first_diff
     s = strings.index
     return [s(c.verdict), s(c.dtype), s(c.message or ""), s(outcome(c.expected)),
@@ -105,7 +106,21 @@ def _evidence(c: CheckRecord, known: dict[str, int], strings: _Strings) -> list[
             s(shape(diff.index) if diff else None), s(diff.expected if diff else None),
             s(diff.actual if diff else None), diff.count if diff and isinstance(diff.count, int) else -1,
             diff.size if diff and isinstance(diff.size, int) else -1,
-            known.get(known_key(c.known), -1) if isinstance(c.known, dict) else -1]
+            known.get(known_key(c.known), -1) if isinstance(c.known, dict) else -1,
+            _looks_like(c, anchors, strings)]
+
+
+def _looks_like(c: CheckRecord, anchors: dict[str, str], strings: _Strings) -> list[list[int]]:
+    """[[id, what differs, anchor], ...] of the known entries a failing check nearly matches (conformance.known.near),
+    as indexes into S; the anchor (-1: none) where the report lists the entry, because some check met it."""
+    near = c.looks_like if isinstance(c.looks_like, list) else []
+    out = []
+    for n in near:
+        if not isinstance(n, dict):
+            continue
+        differs = f"{n.get('differs_in')}: the entry asks {n.get('entry')}, the check has {n.get('check')}"
+        out.append([strings.index(n.get("id")), strings.index(differs), strings.index(anchors.get(str(n.get("id"))))])
+    return out
 
 
 def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[CheckRecord], codes: Codes,
@@ -118,6 +133,7 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
         by_cell[(c.case, c.column)].append(c)
     known_list = list(known.values())
     known_index = {key: i for i, key in enumerate(known)}
+    known_anchors = {str(entry["label"]): str(entry["anchor"]) for entry in known.values()}
     file_index = {f: i for i, f in enumerate(files)}
     nd, nv = len(codes.dtypes), len(codes.verdicts)
     ends: list[int] = []
@@ -144,7 +160,7 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
                 if ekey not in blocks:
                     if ekey not in evidence:
                         evidence[ekey] = len(ev_rows)
-                        ev_rows.append(_evidence(c, known_index, strings))
+                        ev_rows.append(_evidence(c, known_index, known_anchors, strings))
                     blocks[ekey] = [evidence[ekey], []]
                 blocks[ekey][1].append(_check_ref(c, strings))
                 groups.append(ekey)
