@@ -9,7 +9,8 @@ Layout (every list in matrix order; "S" is the table of strings that evidence, i
   of cells and rows exactly as the templates once did.
 - ``case``: one list per field (``id``, ``a`` its anchor part, ``file`` index into ``files``, ``line``, ``mode``,
   ``group``, ``desc``, ``suites`` (codes, as the suite filter lists them), ``interp``, ``op``, ``params``,
-  ``expect``, ``spec``, ``source``, ``text``).
+  ``expect``, ``spec``, ``specL`` (the public pages of its spec: [[title, url]], specs.spec_links), ``source``,
+  ``text``).
 - ``end``: where each cell's checks end in ``k`` (a cell is case x column, case-major).
 - ``ptext``: each path code's path for people (text.path_text).
 - ``k``: each check's code, ((path * len(dtypes)) + dtype) * len(verdicts) + verdict (Codes' lists), cell by cell,
@@ -21,8 +22,9 @@ Layout (every list in matrix order; "S" is the table of strings that evidence, i
   brief is ``[verdict, reason]``.
 - ``ev``: evidence shared by checks (verdict, dtype, message, expected, actual shape, actual dtype, declared shape,
   error, stage, first difference index, expected, actual, count, size, known entry, looks like: a list of [entry id,
-  what differs, the entry's anchor] of the entries a failing check nearly matches), strings as indexes into S and
-  -1 for none.
+  what differs, the entry's anchor] of the entries a failing check nearly matches, the key line of a multi-line error);
+  the message quotes such an error by its key line (text.told), the error row shows it in full. Strings as indexes
+  into S and -1 for none.
 - ``known``: the known differences' entries that evidence names (label, anchor, reason, link, href, verdict).
 
 Everything here is untrusted text from a results file: the script puts it into the page as text, never as markup,
@@ -38,7 +40,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from conformance.report.tally import rank
-from conformance.report.text import anchor, outcome, shape
+from conformance.report.text import anchor, key_line, outcome, shape, told
 from conformance.report.views import Codes, known_key
 from conformance.results.record import CheckRecord
 from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED
@@ -98,7 +100,8 @@ def _check_ref(c: CheckRecord, strings: _Strings) -> list[Any]:
 def _evidence(c: CheckRecord, known: dict[str, int], anchors: dict[str, str], strings: _Strings) -> list[Any]:
     actual, diff = c.actual, c.first_diff
     s = strings.index
-    return [s(c.verdict), s(c.dtype), s(c.message or ""), s(outcome(c.expected)),
+    error = actual.error if actual and isinstance(actual.error, str) else None
+    return [s(c.verdict), s(c.dtype), s(told(str(c.message or ""), error)), s(outcome(c.expected)),
             s(shape(actual.shape) if actual else None), s(actual.dtype if actual else None),
             # The shape declared before running matters when it is not the shape that came out.
             s(shape(actual.declared_shape) if actual and actual.declared_shape != actual.shape else None),
@@ -107,7 +110,8 @@ def _evidence(c: CheckRecord, known: dict[str, int], anchors: dict[str, str], st
             s(diff.actual if diff else None), diff.count if diff and isinstance(diff.count, int) else -1,
             diff.size if diff and isinstance(diff.size, int) else -1,
             known.get(known_key(c.known), -1) if isinstance(c.known, dict) else -1,
-            _looks_like(c, anchors, strings)]
+            _looks_like(c, anchors, strings),
+            s(key_line(error)) if error and "\n" in error.strip() else -1]
 
 
 def _looks_like(c: CheckRecord, anchors: dict[str, str], strings: _Strings) -> list[list[int]]:
@@ -175,7 +179,8 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
     field = {name: [case[key] for case in cases] for name, key in (
         ("id", "id"), ("mode", "mode"), ("group", "group"), ("desc", "description"), ("suites", "suite_codes"),
         ("interp", "interpretation"), ("op", "op"), ("params", "params"),
-        ("expect", "expect"), ("spec", "spec_ref"), ("source", "source"), ("text", "text"), ("line", "line"))}
+        ("expect", "expect"), ("spec", "spec_ref"), ("specL", "spec_links"), ("source", "source"), ("text", "text"),
+        ("line", "line"))}
     return {"cols": columns, "colA": [anchor(col) for col in columns], "files": files, "ptext": codes.path_texts(),
             "case": {**field, "a": [anchor(case["id"]) for case in cases],
                      "file": [file_index[str(case["file"])] for case in cases]},

@@ -17,6 +17,7 @@ from typing import Any
 
 from conformance import ops
 from conformance.known.entries import KNOWN_DIR, REPRODUCERS_DIR, is_reproducer_path
+from conformance.report.specs import spec_links
 from conformance.report.tally import letter, rank
 from conformance.report.text import anchor, dtype_order, duration, outcome, path_axes, path_items, path_text, web_link
 from conformance.results.record import CaseRecord, CheckRecord, RunInfo
@@ -80,6 +81,7 @@ def case_view(case_id: str, record: CaseRecord | None) -> dict[str, Any]:
             "source": record.source, "interpretation": record.interpretation,
             # As written, less the indentation of the list it sits in.
             "text": textwrap.dedent(record.text) if isinstance(record.text, str) else None}
+    view["spec_links"] = spec_links(record.spec_ref, view["mode"] if record.op == "broadcast" else None)
     # Where an upstream case comes from, for the overview by origin and the suite filter.
     view["suites"] = upstream_suites(view["source"]) if view["group"] == "upstream" else []
     view["search"] = " ".join(str(view[k]) for k in ("id", "description", "file", "group", "spec_ref",
