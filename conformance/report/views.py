@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 import textwrap
 from collections import Counter, defaultdict
@@ -38,8 +39,11 @@ def run_view(run: RunInfo) -> dict[str, Any]:
     packages = run.packages if isinstance(run.packages, Mapping) else {}
     return {"started": run.started, "finished": run.finished, "complete": bool(run.complete),
             "suite_commit": run.suite_commit, "python": run.python, "platform": run.platform, "cpu": run.cpu,
-            # the command line; a file written before it was recorded has pytest's arguments only
-            "argv": run.command or " ".join(map(str, run.argv or [])) or None, "wall_time": duration(run.wall_time),
+            # the command line that ran; a file written before it was recorded has pytest's arguments only, shown as
+            # such ("pytest" and its arguments, the way it was started unknown)
+            "argv": run.command or (shlex.join([*([] if str(run.argv[0]).endswith("pytest") else ["pytest"]),
+                                                *map(str, run.argv)]) if run.argv else None),
+            "argv_guessed": not run.command and bool(run.argv), "wall_time": duration(run.wall_time),
             "packages": sorted((str(k), v) for k, v in packages.items())}
 
 
