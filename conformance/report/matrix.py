@@ -9,8 +9,8 @@ Layout (every list in matrix order; "S" is the table of strings that evidence, i
   of cells and rows exactly as the templates once did.
 - ``case``: one list per field (``id``, ``a`` its anchor part, ``file`` index into ``files``, ``line``, ``mode``,
   ``group``, ``desc``, ``suites`` (codes, as the suite filter lists them), ``interp``, ``op``, ``params``,
-  ``expect``, ``spec``, ``specL`` (the public pages of its spec: [[title, url]], specs.spec_links), ``source``,
-  ``text``).
+  ``expect``, ``spec``, ``specL`` (the public pages of its spec, as indexes into ``specs``: [title, url] each,
+  report/specs.spec_links), ``source``, ``text``).
 - ``end``: where each cell's checks end in ``k`` (a cell is case x column, case-major).
 - ``ptext``: each path code's path for people (text.path_text).
 - ``k``: each check's code, ((path * len(dtypes)) + dtype) * len(verdicts) + verdict (Codes' lists), cell by cell,
@@ -179,9 +179,13 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
     field = {name: [case[key] for case in cases] for name, key in (
         ("id", "id"), ("mode", "mode"), ("group", "group"), ("desc", "description"), ("suites", "suite_codes"),
         ("interp", "interpretation"), ("op", "op"), ("params", "params"),
-        ("expect", "expect"), ("spec", "spec_ref"), ("specL", "spec_links"), ("source", "source"), ("text", "text"),
-        ("line", "line"))}
+        ("expect", "expect"), ("spec", "spec_ref"), ("source", "source"), ("text", "text"), ("line", "line"))}
+    # A case's spec pages as indexes into one list: the same few urls for thousands of cases
+    pages: dict[tuple[str, str], int] = {}
+    field["specL"] = [[pages.setdefault((title, url), len(pages)) for title, url in case["spec_links"]]
+                      for case in cases]
     return {"cols": columns, "colA": [anchor(col) for col in columns], "files": files, "ptext": codes.path_texts(),
+            "specs": [list(page) for page in pages],
             "case": {**field, "a": [anchor(case["id"]) for case in cases],
                      "file": [file_index[str(case["file"])] for case in cases]},
             "end": ends, "k": k, "g": g, "sec": sec, "ev": ev_rows, "S": strings.table,
