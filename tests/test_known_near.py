@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_known import case, entries, entry, facts
 
 from conformance import known
-from conformance.known.near import conditions, describe, nearest
+from conformance.known.near import describe, nearest
 
 EXAMPLE = case("explicit", (3,), (2, 3, 4, 5), [1], case_id="readme_example_not_in_any_list")
 
@@ -42,7 +42,7 @@ def test_an_entry_that_differs_in_two_conditions_is_not_near():
 def test_each_path_axis_and_each_trait_is_a_condition_of_its_own(tmp_path):
     [k] = entries(tmp_path, entry("  match:\n    dtype: f32\n    path: {opset: '3', target_shape: Parameter}\n"
                                   "  inputs: [valid, not zero_size_data]\n"))
-    assert [(c.name, c.wants) for c in conditions(k)] == [
+    assert [(c.name, c.wants) for c in k.conditions] == [
         ("dtype", "f32"), ("shape_only", "false"), ("path.opset", "3"), ("path.target_shape", "Parameter"),
         ("inputs", "valid"), ("inputs", "not zero_size_data")]
     found = nearest([k], facts(case(), "opset3-const", "f32"))

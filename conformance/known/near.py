@@ -8,74 +8,12 @@ list of alternative paths is one condition), and each trait of an entry's ``inpu
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from conformance.known.entries import Known
-from conformance.known.facts import (
-    _CASE_FACTS,
-    _CHECK_FACTS,
-    NOT,
-    Facts,
-    _field_test,
-    _inputs_test,
-    _params,
-    _path_test,
-    _paths_test,
-    _string_test,
-    glob_regex,
-    trait_holds,
-)
+from conformance.known.facts import Facts
 
 NEAREST = 3  # entries recorded per check at most: the first is what the report and pytest's message lead with
-
-
-@dataclass(frozen=True)
-class Condition:
-    """One condition of an entry: its name as the entry writes it, what the entry asks, and its test."""
-
-    name: str  # "dtype", "path.context", "inputs" (a trait, or alternatives of traits), ...
-    wants: str
-    test: Callable[[Facts], bool]
-    shown: Callable[[Facts], str]  # what the check has there
-
-
-def conditions(entry: Known) -> list[Condition]:
-    """Every condition of the entry, one by one (hardware is not one: entries for other hardware are not loaded)."""
-    match = dict(entry.match)
-    out = []
-    for key, patterns in match.items():
-        if key == "hardware":
-            continue
-        wants = " | ".join(patterns)
-        read = _CHECK_FACTS.get(key) or _CASE_FACTS.get(key)
-        if read is not None:
-            out.append(Condition(key, wants, _string_test(read, glob_regex(patterns)), read))
-        else:  # a field of the op's params (broadcast: mode)
-            out.append(Condition(key, wants, _field_test(key, glob_regex(patterns)),
-                                 lambda f, k=key: str(getattr(_params(f.case), k, None))))
-    if len(entry.paths) == 1:
-        for axis, patterns in entry.paths[0]:
-            out.append(Condition(f"path.{axis}", " | ".join(patterns), _path_test(axis, glob_regex(patterns)),
-                                 lambda f, a=axis: dict(f.path).get(a, "(no such axis)")))
-    elif entry.paths:
-        alternatives = tuple(tuple(_path_test(a, glob_regex(p)) for a, p in alt) for alt in entry.paths)
-        wants = " or ".join("{" + ", ".join(f"{a}: {'|'.join(p)}" for a, p in alt) + "}" for alt in entry.paths)
-        out.append(Condition("path", wants, _paths_test(alternatives), _path_shown))
-    if entry.inputs is not None and len(entry.inputs) == 1:
-        for trait in entry.inputs[0]:
-            name, negated = trait.removeprefix(NOT), trait.startswith(NOT)
-            out.append(Condition("inputs", trait, lambda f, t=name, n=negated: trait_holds(f.case, t) is not n,
-                                 lambda f, t=name: t if trait_holds(f.case, t) else NOT + t))
-    elif entry.inputs is not None:
-        wants = " or ".join("[" + ", ".join(g) + "]" for g in entry.inputs)
-        out.append(Condition("inputs", wants, _inputs_test(entry.inputs), lambda f: "none of them holds"))
-    return out
-
-
-def _path_shown(f: Facts) -> str:
-    return "{" + ", ".join(f"{a}: {v}" for a, v in f.path) + "}"
 
 
 def nearest(entries: list[Known], facts: Facts, verdict: str | None = None,
@@ -86,7 +24,7 @@ def nearest(entries: list[Known], facts: Facts, verdict: str | None = None,
     its only condition, it says nothing about the check."""
     found = []
     for entry in entries:
-        conds = conditions(entry)
+        conds = entry.conditions
         if len(conds) < 2:
             continue
         failed = None
