@@ -10,7 +10,8 @@ import sample_results as sample
 from test_report import parse
 
 from conformance import report
-from conformance.report.headline import failing_filter
+from conformance.report.headline import failing_filter, headline
+from conformance.report.tally import Tally
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def test_a_run_without_unexpected_failures_passes_in_words():
     assert hl.attrs["data-status"] == "passed"
     n = sum(c["verdict"] != "not_applicable" for c in data["checks"])
     known = sum(c["verdict"] == "known_difference" for c in data["checks"])
-    assert f"Passed: every one of the {n} applicable checks passed or is a known difference ({known})." in hl.words
+    assert f"Passed: every one of the {n:,} applicable checks passed or is a known difference ({known})." in hl.words
     assert hl.find_all("li") == []
 
 
@@ -70,6 +71,17 @@ def test_an_incomplete_run_fails_the_headline_and_says_why(merged):
     assert hl.attrs["data-status"] == "failed"
     assert "Failed: the run did not finish." in hl.words
     assert "Incomplete run" in hl.by_id("incomplete").text
+
+
+def test_large_counts_are_written_with_a_thousands_separator():
+    passed = headline({"a": Tally.of(["pass"] * 1234 + ["known_difference"] * 1001)}, complete=True,
+                      collection_errors=0, changes=None)
+    assert passed["words"] == ("Passed: every one of the 2,235 applicable checks passed or is a known difference "
+                               "(1,001).")
+    failed = headline({"a": Tally.of(["crash"] * 1500), "b": Tally.of(["pass"])}, complete=True, collection_errors=0,
+                      changes=None)
+    assert failed["words"] == "Failed: 1,500 unexpected failures on 1 backend."
+    assert [c["column"] for c in failed["columns"]] == ["a"]
 
 
 def test_the_failing_filter_is_the_pages_own_hash():

@@ -38,7 +38,7 @@ def headline(tallies: dict[str, Tally], *, complete: bool, collection_errors: in
         backends = {c["column"].split("@")[0] for c in columns}
         where = (f"on {len(columns)} backend{'s' if len(columns) != 1 else ''}" if len(backends) == len(columns)
                  else f"in {len(columns)} columns (backend@version)")
-        problems.append(f"{failing} unexpected failure{'s' if failing != 1 else ''} {where}")
+        problems.append(f"{failing:,} unexpected failure{'s' if failing != 1 else ''} {where}")
     if collection_errors:
         problems.append(f"{collection_errors} collection error{'s' if collection_errors != 1 else ''}")
     if not complete:
@@ -46,8 +46,8 @@ def headline(tallies: dict[str, Tally], *, complete: bool, collection_errors: in
     if problems:
         words = "Failed: " + ", ".join(problems) + "."
     elif applicable:
-        words = (f"Passed: every one of the {applicable} applicable checks passed"
-                 + (f" or is a known difference ({known})" if known else "") + ".")
+        words = (f"Passed: every one of the {applicable:,} applicable checks passed"
+                 + (f" or is a known difference ({known:,})" if known else "") + ".")
     else:
         words = "Passed, but no check applied: nothing was tested."
     return {"status": "failed" if problems else "passed", "words": words, "failing": failing, "columns": columns,
