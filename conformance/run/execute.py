@@ -30,6 +30,7 @@ from conformance.backends import Outcome, Request
 from conformance.cases import as_yaml_dims
 from conformance.data import DTYPES, make_data, salt
 from conformance.judge import Expectation, Judgement, judge, plain_array
+from conformance.known.near import nearest
 from conformance.rejections import classified
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.run import contexts
@@ -127,9 +128,9 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     """Run one applicable check and judge it, into its record."""
     start = time.perf_counter()
     prepared = prepare(check, budget)
-    entry = known_mod.find(known, known_mod.Facts(check.case, check.dtype or "", check.shape_dtype,
-                                                  check.path or (), check.variant, record.backend_version,
-                                                  prepared.request.shape_only))
+    facts = known_mod.Facts(check.case, check.dtype or "", check.shape_dtype, check.path or (), check.variant,
+                            record.backend_version, prepared.request.shape_only)
+    entry = known_mod.find(known, facts)
     if entry is not None:  # expected to differ from the spec: only a fresh worker's outcome can decide
         outcome, model = runner.fresh(check, prepared.request), "own, fresh worker"
     else:
@@ -151,5 +152,7 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
             outcome = classified(outcome, record.backend)
             judgement = judge(prepared.expect, outcome, known=entry)
     fill(record, judgement, outcome, prepared.expect.output)
+    if entry is None and judgement.verdict in v.FAILING:  # a new failure: which known bug does it look like?
+        record.looks_like = nearest(known, facts, judgement.verdict) or None
     record.model, record.duration = model, round(time.perf_counter() - start, 4)
     return record
