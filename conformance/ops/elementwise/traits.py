@@ -4,7 +4,12 @@ conformance/known/<backend>.yaml): a bug is described by what its inputs are, no
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
+import numpy as np
+
+from conformance.data import salt
+from conformance.ops.elementwise import functions, params
 from conformance.ops.elementwise.params import ElementwiseParams
 
 
@@ -23,6 +28,74 @@ def _first_grows(p: ElementwiseParams) -> bool:
     return tuple(out) != p.shapes[0]
 
 
+@lru_cache(maxsize=4096)
+def _fed(p: ElementwiseParams, function: str) -> tuple[np.ndarray, ...] | None:
+    """The f32 inputs a check of ``function`` is fed (as conformance/run/execute.py feeds them), or None where the
+    case does not run the function in f32 or is rejected."""
+    if function not in params.versions(p) or "f32" not in functions.FUNCTIONS[function].dtypes or \
+            params.outcome(p)[1] is not None:
+        return None
+    return tuple(params.make_inputs(p, "f32", salt(params.to_json(p)), function).values())
+
+
+def _shows(function: str, change: Callable[[np.ndarray], np.ndarray]) -> Callable[[ElementwiseParams], bool]:
+    """The case's output of ``function`` in f32 differs, bit for bit, when its float inputs are changed so."""
+    def holds(p: ElementwiseParams) -> bool:
+        fed = _fed(p, function)
+        if fed is None:
+            return False
+        right = params.expected(p, dict(enumerate(fed)), function)  # type: ignore[arg-type]
+        changed = [change(a) if a.dtype == np.float32 else a for a in fed]
+        wrong = params.expected(p, dict(enumerate(changed)), function)  # type: ignore[arg-type]
+        return not np.array_equal(right.view(f"u{right.itemsize}"), wrong.view(f"u{wrong.itemsize}"))
+    return holds
+
+
+def _flushed(a: np.ndarray) -> np.ndarray:
+    """As the CPU plugin loads an f32 Constant holding a subnormal: every value with zero exponent bits (the
+    subnormals, and -0.0 beside them) becomes +0.0 (ov-cpu-constant-data-subnormals-flushed)."""
+    bits = a.view(np.uint32)
+    if not ((bits & 0x7F800000) == 0).any() or not (((bits & 0x7F800000) == 0) & ((bits & 0x7FFFFF) != 0)).any():
+        return a
+    return np.where((bits & 0x7F800000) == 0, np.float32(0.0), a).astype(np.float32)
+
+
+BF16_MAX = np.array(0x7F7F0000, np.uint32).view(np.float32)
+
+
+def _clamped(a: np.ndarray) -> np.ndarray:
+    """Clamped to bf16's finite range, staying f32 (ov-cpu-bf16-precision-clamps-f32-constant-data)."""
+    finite = np.isfinite(a)
+    return np.where(finite & (a > BF16_MAX), BF16_MAX, np.where(finite & (a < -BF16_MAX), -BF16_MAX, a)
+                    ).astype(np.float32)
+
+
+def _negative_zero_minus_zero(p: ElementwiseParams) -> bool:
+    """subtract in f32 meets -0.0 - +0.0 (-0.0 by IEEE 754) at some output element."""
+    fed = _fed(p, "subtract")
+    if fed is None:
+        return False
+    a, b = np.broadcast_arrays(*fed)
+    return bool((np.signbit(a) & (a == 0) & ~np.signbit(b) & (b == 0)).any())
+
+
+def _slope_1d_off_channel(p: ElementwiseParams) -> bool:
+    """PRelu-style: data of rank 2 or more and a 1-D slope longer than 1 that is not as long as data's axis 1 (the
+    channel axis a 1-D slope follows in OpenVINO's PRelu where the lengths match)."""
+    data, slope = p.shapes[0], p.shapes[-1]
+    return len(p.shapes) == 2 and len(data) >= 2 and len(slope) == 1 and slope[0] > 1 and slope[0] != data[1]
+
+
+VALUE_TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
+    **{f"{f}_f32_output_shows_constant_flush": (_shows(f, _flushed), f"{f} in f32: the output changes when the "
+                                                "inputs' subnormals (and -0.0 beside them) are flushed to +0.0")
+       for f in ("maximum", "minimum", "select")},
+    **{f"{f}_f32_output_shows_bf16_clamp": (_shows(f, _clamped), f"{f} in f32: the output changes when the "
+                                            "inputs are clamped to bf16's finite range")
+       for f in ("maximum", "minimum", "select")},
+    "subtract_f32_negative_zero_minus_zero": (_negative_zero_minus_zero, "subtract in f32 meets -0.0 - +0.0"),
+}
+
 TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     "equal_shapes": (lambda p: len(set(p.shapes)) == 1, "every input has the same shape"),
     "ranks_differ": (lambda p: len({len(s) for s in p.shapes}) > 1, "the inputs' ranks differ"),
@@ -33,4 +106,10 @@ TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     "first_grows": (_first_grows, "the first input is smaller than the broadcast shape"),
     "three_inputs": (lambda p: len(p.shapes) == 3, "three inputs"),
     "output_rank_above_6": (lambda p: max(len(s) for s in p.shapes) > 6, "an input of rank 7 or more"),
+    "valid": (lambda p: params.outcome(p)[1] is None, "the inputs follow the rules (the case expects a shape)"),
+    "numpy_dim_broken": (lambda p: params.outcome(p)[1] == "numpy_dim", "right-aligned dimensions neither equal "
+                                                                         "nor 1"),
+    "slope_1d_off_channel": (_slope_1d_off_channel, "a 1-D second input (PRelu's slope) longer than 1 that is not "
+                                                     "as long as the first input's axis 1, of rank 2 or more"),
+    **VALUE_TRAITS,
 }
