@@ -79,6 +79,15 @@ def _negative_zero_minus_zero(p: ElementwiseParams) -> bool:
     return bool((np.signbit(a) & (a == 0) & ~np.signbit(b) & (b == 0)).any())
 
 
+def _negative_zero_selected_from_then(p: ElementwiseParams) -> bool:
+    """select in f32 picks a -0.0 of its second input (the value for a true condition) at some output element."""
+    fed = _fed(p, "select")
+    if fed is None:
+        return False
+    condition, then, _ = np.broadcast_arrays(*fed)
+    return bool((condition & (then == 0) & np.signbit(then)).any())
+
+
 def _slope_1d_off_channel(p: ElementwiseParams) -> bool:
     """PRelu-style: data of rank 2 or more and a 1-D slope longer than 1 that is not as long as data's axis 1 (the
     channel axis a 1-D slope follows in OpenVINO's PRelu where the lengths match)."""
@@ -94,6 +103,8 @@ VALUE_TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
                                             "inputs are clamped to bf16's finite range")
        for f in ("maximum", "minimum", "select")},
     "subtract_f32_negative_zero_minus_zero": (_negative_zero_minus_zero, "subtract in f32 meets -0.0 - +0.0"),
+    "select_f32_negative_zero_from_then": (_negative_zero_selected_from_then, "select in f32 picks a -0.0 of its "
+                                                                              "second input"),
 }
 
 TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
