@@ -30,8 +30,10 @@ ONNX_OPS: dict[str, dict[str, tuple[int, ...]]] = {
     "maximum": {"Max": (2, 3)}, "minimum": {"Min": (2, 3)}, "equal": {"Equal": (2,)}, "less": {"Less": (2,)},
     "logical_and": {"And": (2,)}, "logical_or": {"Or": (2,)}, "logical_xor": {"Xor": (2,)},
     "bitwise_and": {"BitwiseAnd": (2,)}, "bitwise_or": {"BitwiseOr": (2,)}, "bitwise_xor": {"BitwiseXor": (2,)},
-    "select": {"Where": (3,)}, "prelu": {"PRelu": (2,)},
+    "select": {"Where": (3,)}, "prelu": {"PRelu": (2,)}, "mean": {"Mean": (2,)},
+    "bitshift_left": {"BitShift": (2,)}, "bitshift_right": {"BitShift": (2,)}, "gemm_c": {"Gemm": (2,)},
 }
+SHIFTS = {"bitshift_left": "LEFT", "bitshift_right": "RIGHT"}
 # ONNX type constraints narrower than the types the suite feeds the function
 NO_TYPE = {("Sum", "i32"): "ONNX Sum (opsets 8-13) takes float types only",
            ("BitwiseAnd", "bool"): "ONNX BitwiseAnd takes integer types only",
@@ -79,7 +81,14 @@ def model(request: Request) -> tuple[Any, dict[str, np.ndarray]]:
     comparison = op in ("Equal", "Less", "And", "Or", "Xor")
     last = list(arrays.values())[-1]
     out_type = helper.np_dtype_to_tensor_dtype(np.dtype(np.bool_) if comparison else last.dtype)
-    node = helper.make_node(op, list(arrays), ["output"])
+    names = list(arrays)
+    attributes = {"direction": SHIFTS[request.path["function"]]} if op == "BitShift" else {}
+    if op == "Gemm":  # Gemm(A, B, C) with B the identity: A @ B is A, whose shape C is stretched to
+        a = arrays[names[0]]
+        identity = np.eye(a.shape[1], dtype=a.dtype)
+        initializers.append(numpy_helper.from_array(identity, "identity"))
+        names = [names[0], "identity", names[1]]
+    node = helper.make_node(op, names, ["output"], **attributes)
     graph = helper.make_graph([node], "elementwise", inputs, [helper.make_tensor_value_info("output", out_type, None)],
                               initializer=initializers)
     built = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])

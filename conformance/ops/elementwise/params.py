@@ -63,7 +63,7 @@ def outcome(p: ElementwiseParams) -> tuple[Shape | None, str | None]:
 
 def versions(p: ElementwiseParams) -> tuple[str, ...]:
     """The functions the case runs."""
-    fitting = functions.applicable(len(p.shapes), p.direction)
+    fitting = functions.applicable(len(p.shapes), p.direction, len(p.shapes[0]))
     return fitting if p.functions is None else tuple(f for f in p.functions if f in fitting)
 
 
@@ -74,6 +74,8 @@ def problems(p: ElementwiseParams, valid: bool) -> str | None:
             return f"functions: {name} takes {' or '.join(map(str, f.arities))} inputs, the case gives {len(p.shapes)}"
         if f.direction != p.direction:
             return f"functions: {name} is {f.direction}, the case is {p.direction}"
+        if f.first_rank is not None and len(p.shapes[0]) != f.first_rank:
+            return f"functions: {name} takes a first input of rank {f.first_rank}, the case gives {len(p.shapes[0])}"
     if not versions(p):
         return f"no function takes {len(p.shapes)} inputs broadcast {p.direction}ly"
     return None

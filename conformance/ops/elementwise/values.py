@@ -12,6 +12,8 @@ input, the function and the type), so that an element read from the wrong place 
 * bits (logical and bitwise ops): any value of the type;
 * select: a boolean condition, and the values the Broadcast cases feed (conformance/data.py: signalling NaNs with
   payloads, subnormals...), which a selection only moves;
+* shift (bit shifts): any value shifted by less than the type's width;
+* gemm (Gemm's C): nonzero halves, so that Y = A @ identity is exact and keeps every sign;
 * prelu: data of both signs (no zero: the sign of a zero times a slope is no broadcasting matter), slopes that
   are powers of two of both signs, so every product is exact.
 """
@@ -70,6 +72,11 @@ def inputs(kind: str, function: str, shapes: dict[str, tuple[int, ...]], dtype_n
             fed[name] = make_data(shape, dtype, f"{salt}|{name}")
         elif kind == "bits":
             fed[name] = _any_value(shape, dtype, rng)
+        elif kind == "shift":
+            fed[name] = _any_value(shape, dtype, rng) if k == 0 else \
+                rng.integers(0, dtype.itemsize * 8, size=shape).astype(dtype)
+        elif kind == "gemm":
+            fed[name] = _draw(_POOLS[("prelu", "data")], shape, dtype, rng)
         elif kind == "prelu":
             fed[name] = _draw(_POOLS[("prelu", "data" if k == 0 else "slope")], shape, dtype, rng)
         else:
