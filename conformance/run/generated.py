@@ -67,16 +67,17 @@ class Search:
 
 
 def search(backend: Backend, backend_ref: str, runner: Runner, known: list[Any], version: str | None,
-           examples: int, seed_value: int, budget: int) -> Search:
-    """Run ``examples`` generated checks on one backend; on a failure, hypothesis shrinks it and the minimal
-    failing check is in ``Search.failure``."""
+           examples: int, seed_value: int, budget: int, shrink: bool = True) -> Search:
+    """Run ``examples`` generated checks on one backend; on a failure, hypothesis shrinks it (unless not
+    ``shrink``) and the minimal failing check is in ``Search.failure``."""
     seen = Search()
     op = ops.get(OP)
     assert op.strategy is not None
     axes = backend.path_axes()
 
     @settings(max_examples=examples, database=None, deadline=None, print_blob=False, report_multiple_bugs=False,
-              phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck))
+              phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,),
+              suppress_health_check=list(HealthCheck))
     @seed(seed_value)
     @given(drawn=op.strategy(), choice=st.data())
     def prop(drawn: dict[str, Any], choice: st.DataObject) -> None:
