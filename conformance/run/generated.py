@@ -13,26 +13,32 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 from hypothesis import HealthCheck, Phase, assume, given, seed, settings
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 
 from conformance import ops
 from conformance import verdicts as v
 from conformance.backends import Backend
 from conformance.cases import GENERATED, Case, as_yaml_dims
+from conformance.data import DTYPES, INTEGERS
 from conformance.results.record import CaseRecord, CheckRecord
 from conformance.run import paths
 from conformance.run.execute import Runner, execute, record_for
 from conformance.run.plan import Check
 
-DEFAULT_EXAMPLES = 40
+DEFAULT_EXAMPLES = 70
+PER_STRATUM = 2  # examples of each stratum: hypothesis's simplest input of it, and one drawn at random
 DEFAULT_SEED = 20261123
-DTYPES = ("u8", "f32")  # a 1-byte and a 4-byte type: the copy paths differ by element size
+# The integer types of the shape inputs (T_SHAPE): int64 one draw in two, else another that holds the values
+SHAPE_TYPES = tuple(t for t in DTYPES if t in INTEGERS and t not in ("i4", "u4"))  # DTYPES order: seeded draws repeat
 OP = ops.DEFAULT  # the op whose inputs are drawn
 
 
@@ -45,6 +51,22 @@ def as_case(drawn: dict[str, Any], op_name: str = OP) -> Case:
     return Case(id=f"gen_{hashlib.sha1(key.encode()).hexdigest()[:10]}", file="(generated)", line=0,
                 group=GENERATED, op=op_name, params=params, expect_shape=expect_shape, expect_reject=reject,
                 spec_ref=op.spec_ref(params))
+
+
+def _turned(values: list[str], index: int) -> list[str]:
+    """The values rotated by the stratum's number: hypothesis's simplest draw of each stratum (the first value)
+    then takes each path and element type in turn."""
+    at = index % len(values) if values else 0
+    return values[at:] + values[:at]
+
+
+def shape_types(case: Case) -> st.SearchStrategy[str]:
+    """int64 one draw in two, else another integer type that holds every value of the case's shape inputs."""
+    values = [int(v) for raw in ops.get(case.op).shape_inputs(case.params, np.dtype(np.int64)).values()
+              if raw is not None for v in raw.reshape(-1).tolist()]
+    fits = [t for t in SHAPE_TYPES if t != "i64" and all(np.iinfo(DTYPES[t]).min <= v <= np.iinfo(DTYPES[t]).max
+                                                          for v in values)]
+    return st.sampled_from(["i64"] * max(len(fits), 1) + fits)
 
 
 @dataclass
@@ -68,9 +90,31 @@ class Search:
 
 def search(backend: Backend, backend_ref: str, runner: Runner, known: list[Any], version: str | None,
            examples: int, seed_value: int, budget: int, shrink: bool = True) -> Search:
-    """Run ``examples`` generated checks on one backend; on a failure, hypothesis shrinks it (unless not
+    """Run ``examples`` generated checks on one backend, PER_STRATUM in each stratum of the op's strategy in
+    turn (``Op.strategy(index)``); on a failure, hypothesis shrinks it within its stratum (unless not
     ``shrink``) and the minimal failing check is in ``Search.failure``."""
     seen = Search()
+    for index in range(-(-examples // PER_STRATUM)):
+        if seen.examples >= examples:
+            break
+        prop = _stratum_search(seen, index, min(PER_STRATUM, examples - seen.examples), backend, backend_ref,
+                               runner, known, version, seed_value + index, budget, shrink)
+        try:
+            prop()
+        except Unsatisfiable:  # the backend cannot take this stratum's inputs (ONNX Expand: another mode)
+            continue
+        except Exception:  # the failure, or hypothesis's Flaky when it did not fail again while shrinking
+            if seen.failure is None:
+                raise
+        if seen.failure is not None:
+            break
+    return seen
+
+
+def _stratum_search(seen: Search, index: int, examples: int, backend: Backend, backend_ref: str, runner: Runner,
+                    known: list[Any], version: str | None, seed_value: int, budget: int,
+                    shrink: bool) -> Callable[[], None]:
+    """The hypothesis test of one stratum: ``examples`` checks of the index-th stratum's inputs."""
     op = ops.get(OP)
     assert op.strategy is not None
     axes = backend.path_axes()
@@ -79,17 +123,19 @@ def search(backend: Backend, backend_ref: str, runner: Runner, known: list[Any],
               phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,),
               suppress_health_check=list(HealthCheck))
     @seed(seed_value)
-    @given(drawn=op.strategy(), choice=st.data())
+    @given(drawn=op.strategy(index), choice=st.data())
     def prop(drawn: dict[str, Any], choice: st.DataObject) -> None:
         case = as_case(drawn)
         applicable = {paths.label(axes, p): p for p, why in backend.paths_for(case).items() if why is None and p}
         assume(applicable)  # an input the backend cannot express does not count as an example
-        variant = choice.draw(st.sampled_from(sorted(applicable)), label="variant")
+        variant = choice.draw(st.sampled_from(_turned(sorted(applicable), index)), label="variant")
         path = applicable[variant]
-        dtype = choice.draw(st.sampled_from(DTYPES), label="dtype")
+        usable = _turned([d for d in DTYPES if backend.why_not(case, path, d) is None], index)
+        assume(usable)
+        dtype = choice.draw(st.sampled_from(usable), label="dtype")
+        shape_dtype = choice.draw(shape_types(case), label="shape_dtype")
         check = Check(case, backend.name, backend_ref, path, variant, dtype, backend.op_version(path, case.op),
-                      backend.why_not(case, path, dtype), "i64", backend.shape_type_rule(path, "i64"))
-        assume(not check.not_applicable)
+                      None, shape_dtype, backend.shape_type_rule(path, shape_dtype))
         record = execute(check, runner, known, record_for(check, check.name, version, ""), budget=budget)
         if seen.failure is not None:
             seen.shrinks += 1
@@ -102,12 +148,7 @@ def search(backend: Backend, backend_ref: str, runner: Runner, known: list[Any],
             seen.failure = (check, drawn, record)
             raise AssertionError(record.message)
 
-    try:
-        prop()
-    except Exception:  # the failure, or hypothesis's Flaky when it did not fail again while shrinking
-        if seen.failure is None:
-            raise
-    return seen
+    return prop
 
 
 def found_case_yaml(check: Check, drawn: dict[str, Any], message: str, seed_value: int,
@@ -124,6 +165,8 @@ def found_case_yaml(check: Check, drawn: dict[str, Any], message: str, seed_valu
     entry["expect"] = {"shape": as_yaml_dims(case.expect_shape or ())} if case.valid else {"reject": case.expect_reject}
     entry["spec_ref"] = case.spec_ref
     entry["dtypes"] = [check.dtype]
+    if check.shape_dtype != "i64":
+        entry["shape_dtypes"] = [check.shape_dtype]
     header = (f"# yaml-language-server: $schema=../../conformance/cases/case.schema.json\n"
               f"# Written by the generated checks (conformance/run/generated.py): seed {seed_value}, "
               f"{examples} examples\n"
