@@ -116,8 +116,8 @@ def inputs(draw: Callable[..., Any], index: int | None = None) -> dict[str, Any]
         data_cut, target_cut = (cut, 0) if draw(st.booleans()) else (0, cut)
         data = [draw(st.sampled_from((d, 1))) for d in out[data_cut:]]
         target = [draw(st.sampled_from((d, 1))) for d in out[target_cut:]]
-    if 0 not in out:  # a huge output is shape-only; its data stays small (1 where the output is huge), as a
-        data = [1 if d in HUGE else d for d in data]  # check of a huge constant could not be built at all
+    if 0 not in data:  # data with elements stays small (1 where the output is huge): a check of a huge output
+        data = [1 if d in HUGE else d for d in data]  # is shape-only, but a huge constant could not be built
     return _with_defect(draw, outcome, mode, rank, data, target, axes)
 
 
