@@ -26,7 +26,8 @@ VERDICTS = {"ignores-": {"accepted_invalid", "wrong_rule"}, "inverts-": {"reject
             "tiles-flat": {"wrong_values"}, "explicit-aligned-right": {"wrong_values"},
             "last-axis-off-by-one": {"wrong_values"}, "rejects-empty-output": {"rejected_valid"},
             "scalar-as-vector": {"rejected_valid", "wrong_shape"}, "high-ranks-unwritten": {"wrong_values"},
-            "crashes-": {"crash"}, "hangs-": {"timeout"}, "target-read-as-int32": {"rejected_valid", "wrong_shape"}}
+            "crashes-": {"crash"}, "hangs-": {"timeout"}, "target-read-as-int32": {"rejected_valid", "wrong_shape"},
+            "bidirectional-takes-the-max": {"wrong_shape"}}
 
 
 def _cases():
@@ -47,7 +48,8 @@ def test_a_planted_bug_for_each_rule_each_value_class_and_each_shape_concern():
     assert {f"ignores-{rule.replace('_', '-')}" for rule in rules} <= names
     assert {"negative-zero-lost", "nan-payload-dropped", "signalling-nan-quieted", "subnormals-flushed",
             "int64-rounded-through-float64", "int64-truncated-to-int32", "narrow-types-widened",
-            "rejects-empty-output", "scalar-as-vector", "high-ranks-unwritten", "target-read-as-int32"} <= names
+            "rejects-empty-output", "scalar-as-vector", "high-ranks-unwritten", "target-read-as-int32",
+            "bidirectional-takes-the-max", "tiles-flat", "explicit-aligned-right", "last-axis-off-by-one"} <= names
     assert [cls.name for _, cls in planted() if cls.isolated] == ["crashes-on-stretched-inner-axis", "hangs-on-rank-4"]
     for _, cls in planted():
         assert cls.__doc__ and cls.__doc__.strip(), cls

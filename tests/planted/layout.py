@@ -123,3 +123,23 @@ class TargetReadAsInt32(Planted):
             wrapped = target.astype(np.int32).astype(target.dtype)
             return super().run(dataclasses.replace(request, inputs={**request.inputs, "target_shape": wrapped}))
         return super().run(request)
+
+
+class BidirectionalTakesTheMax(Planted):
+    """bidirectional: each output dimension is the larger of the two, so a 0 facing a 1 gives 1, not 0."""
+
+    name = "bidirectional-takes-the-max"
+
+    def plant(self, request: Request, outcome: Outcome) -> Outcome:
+        shape = output_shape(outcome)
+        if shape is None or request.mode != "bidirectional":
+            return outcome
+        data, target = tuple(request.input_shape), tuple(int(t) for t in request.target_shape.reshape(-1))
+        rank = len(shape)
+        padded = [(1,) * (rank - len(side)) + side for side in (data, target)]
+        larger = tuple(max(d or 1, t) for d, t in zip(*padded, strict=True))
+        if larger == shape:
+            return outcome
+        if request.shape_only:
+            return Outcome(declared_shape=larger)
+        return Outcome(output=np.zeros(larger, request.data.dtype))
