@@ -126,6 +126,8 @@ def table(rows: list[Row]) -> str:
     """The power table, and the share of planted bugs each catches."""
     width = max([len(r.name) for r in rows] + [len("planted bug")])
     lines = [f"{'planted bug':<{width}}  caught by the YAML cases / by the default generated check",
+             f"{'':<{width}}  (yes: the first failing check, its verdict, and how many checks ran: each run stops "
+             "at its first failure)",
              "-" * (width + 60)]
     for r in rows:
         lines.append(f"{r.name:<{width}}  cases: {_cell(r.cases)}")
