@@ -1,11 +1,14 @@
 """Generated cases: hypothesis draws inputs of an op (its ``Op.strategy``: for Broadcast, every mode, valid and
 invalid) and runs them on a backend.
 
-Each drawn input runs as a check on one of the backend's paths and element types, in a worker process like
-every other check, and is judged the same way. A failing verdict is fine only if a known difference explains it
-(by the traits of its inputs, its path, its types: conformance/known/). Any other failure is shrunk by
-hypothesis to a minimal input and written to ``cases/found/`` as a YAML case with the seed that found it, so it
-becomes a permanent, named case that runs in every later run.
+The examples go through the strategy's strata in turn (for Broadcast: mode x valid or one rule broken, with bands
+of ranks and kinds of output shape: conformance/ops/broadcast/strategy.py), PER_STRATUM in each, one hypothesis
+search per stratum. Each drawn input runs as a check on one of the backend's paths, element types and integer
+types of the shape inputs, in a worker process like every other check, and is judged the same way. A failing
+verdict is fine only if a known difference explains it (by the traits of its inputs, its path, its types:
+conformance/known/). Any other failure is shrunk by hypothesis (within its stratum) to a minimal input and
+written to ``cases/found/`` as a YAML case with the seed that found it, so it becomes a permanent, named case
+that runs in every later run.
 """
 
 from __future__ import annotations
@@ -200,6 +203,6 @@ def case_record(examples: int, seed_value: int) -> CaseRecord:
                       params={"mode": "any", "versions": [1, 3], "data_shape": [], "target_shape": [],
                               "axes_mapping": None},
                       spec_ref="000_ece0cbba5cb063a0.txt",
-                      description=(f"Inputs drawn by hypothesis, valid and invalid, every mode: {examples} per "
-                                   f"backend, seed {seed_value}; a failure no known difference explains is shrunk "
+                      description=(f"Inputs drawn by hypothesis by strata, valid and invalid, every mode: {examples} "
+                                   f"per backend, seed {seed_value}; a failure no known difference explains is shrunk "
                                    "and written to cases/found/."))
