@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
+
+import numpy as np
 
 from conformance.backends import Outcome, Request
 from tests.planted.base import Planted, accepted, rejected, right_aligned, target_of
@@ -117,3 +120,27 @@ class ExplicitRangeOffByOne(_Inverts):
     def breaks(self, request: Request) -> bool:
         axes = [] if request.axes_mapping is None else request.axes_mapping.tolist()
         return request.mode == "explicit" and len(target_of(request)) - 1 in axes
+
+
+class OnlyMinusOneRejected(Planted):
+    """Only -1 is refused as a negative target value; one below -1 is accepted (read as 0)."""
+
+    name = "only-minus-one-rejected"
+
+    def run(self, request: Request) -> Outcome:
+        target = request.target_shape
+        if target.size and target.dtype.kind == "i" and (target < -1).any() and not (target == -1).any():
+            zeroed = np.where(target < -1, 0, target).astype(target.dtype)
+            return super().run(dataclasses.replace(request, inputs={**request.inputs, "target_shape": zeroed}))
+        return super().run(request)
+
+
+class UnsignedShapeReadAsSigned(Planted):
+    """Unsigned shape inputs are read as the signed type of their width (a u8 target of 200 is -56)."""
+
+    name = "unsigned-shape-read-as-signed"
+
+    def run(self, request: Request) -> Outcome:
+        inputs = {name: value.view(value.dtype.str.replace("u", "i")) if value is not None and value.dtype.kind == "u"
+                  else value for name, value in request.inputs.items() if name != "data"}
+        return super().run(dataclasses.replace(request, inputs={**request.inputs, **inputs}))
