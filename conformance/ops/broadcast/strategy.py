@@ -9,7 +9,8 @@ where none belongs). The input is drawn as a valid broadcast of an output shape 
 defect its stratum names; the reference still says what the spec prescribes, so a drawn input needs no
 expectation of its own. The examples take kinds of output shape in turn too (SHAPE_KINDS): one with a 0
 dimension, and one with a dimension beyond int32 (up to 2**62): with a 0 dimension beside it the output has no
-element, else the check is shape-only (its output exceeds any budget).
+element, else the check is shape-only where its output exceeds the budget (200 and 40000 stand there too: as
+int8 and int16 they are negative).
 The element type and the shape inputs' integer type are drawn by the search (conformance/run/generated.py).
 """
 
@@ -25,7 +26,9 @@ MAX_RANK = 10
 # what it shrinks to, is the first of each choice, and an output of 1s hides where values go)
 DIMS = (2, 1, 3, 1, 4)
 MAX_ELEMENTS = 4096  # a dimension that would take the output beyond this is drawn as 1
-HUGE = (2**31, 2**32 + 1, 2**53 + 1, 2**62)  # beyond int32, beyond uint32, beyond float64's integers, near int64's
+# Beyond int8 and int16 (negative if an unsigned shape input is read as signed), int32, uint32, float64's integers;
+# near int64's largest
+HUGE = (200, 40000, 2**31, 2**32 + 1, 2**53 + 1, 2**62)
 # The kind of output shape, taken in turn (at a period of its own): a 0 dimension (no element), or one from HUGE
 # (with a 0 beside it: no element; else shape-only)
 SHAPE_KINDS = ("any", "zero", "any", "huge", "any")
