@@ -128,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
                              description="Run the YAML cases (until the first failing check) and, separately, "
                                          "the default generated check against each planted bug (a backend with "
                                          "one defect, tests/planted/) and print a table. Exit 1 unless the cases "
-                                         "catch every planted bug and the generated check at least 90%%.")
+                                         "catch every planted bug and the generated check at least 90%.")
     pw.add_argument("--planted", default="tests.planted", metavar="MODULE",
                     help="the module whose planted() lists the planted bugs (default: %(default)s)")
     pw.add_argument("--only", action="append", metavar="NAME", help="only planted bugs whose reference has NAME")
