@@ -27,7 +27,8 @@ VERDICTS = {"ignores-": {"accepted_invalid", "wrong_rule"}, "inverts-": {"reject
             "last-axis-off-by-one": {"wrong_values"}, "rejects-empty-output": {"rejected_valid"},
             "scalar-as-vector": {"rejected_valid", "wrong_shape"}, "high-ranks-unwritten": {"wrong_values"},
             "crashes-": {"crash"}, "hangs-": {"timeout"}, "target-read-as-int32": {"rejected_valid", "wrong_shape"},
-            "bidirectional-takes-the-max": {"wrong_shape"}, "only-minus-one-rejected": {"accepted_invalid"},
+            "bidirectional-takes-the-max": {"wrong_shape"},
+            "only-minus-one-rejected": {"accepted_invalid", "wrong_rule"},
             "unsigned-shape-read-as-signed": {"rejected_valid", "wrong_shape", "accepted_invalid"}}
 
 

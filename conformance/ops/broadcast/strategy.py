@@ -51,22 +51,39 @@ OUTCOMES: dict[str, tuple[tuple[str, ...], int]] = {
     "target_shape_negative": (MODES, 1),
     "target_shape_not_1d": (MODES, 0),
 }
-VALID_WEIGHT = 3  # each mode's valid stratum counts this many times
+VALID_WEIGHT = 4  # each mode's valid stratum counts this many times: with any shape, a 0, any, a huge dimension
 INVALID = tuple((mode, outcome) for outcome, (modes, _) in OUTCOMES.items() if outcome != "valid" for mode in modes)
-# The strata in the order the examples take them: a valid one of each mode in turn before every second invalid
-# one, so that the first len(STRATA) examples hold every stratum (and a default search several rounds of them).
-STRATA: tuple[tuple[str, str], ...] = tuple(
-    entry for i, invalid in enumerate(INVALID)
-    for entry in ([(MODES[i // 2 % 3], "valid")] if i % 2 == 0 else []) + [invalid])
-# Ranks by bands, taken in turn at another period than the strata: each stratum meets every band
+VALID = tuple((mode, "valid") for _ in range(VALID_WEIGHT) for mode in MODES)
+
+
+def _interleaved() -> tuple[tuple[str, str], ...]:
+    """The strata in the order the examples take them: the valid ones (modes in turn) spread evenly among the
+    invalid ones, so that the first len(STRATA) examples hold every stratum."""
+    order: list[tuple[str, str]] = []
+    for i, invalid in enumerate(INVALID):
+        while (valid := len(order) - i) * len(INVALID) < (i + 1) * len(VALID):
+            order.append(VALID[valid])
+        order.append(invalid)
+    return tuple(order)
+
+
+STRATA = _interleaved()
+# Ranks by bands
 RANK_BANDS = ((0, 2), (3, 5), (6, MAX_RANK))
+# Each stratum's number among the valid or the invalid ones: its band and kind of shape follow from it, so that
+# each mode's valid strata take every band and kind (by the stratum's position alone they would follow the modes)
+_NUMBER = tuple(sum(1 for earlier in STRATA[:i] if (earlier[1] == "valid") == (entry[1] == "valid"))
+                for i, entry in enumerate(STRATA))
 
 
 def stratum(index: int) -> tuple[str, str, tuple[int, int], str]:
-    """The mode, outcome, band of ranks and kind of output shape of the index-th example."""
-    mode, outcome = STRATA[index % len(STRATA)]
-    band = RANK_BANDS[(index + index // 3 + index // len(STRATA)) % len(RANK_BANDS)]
-    return mode, outcome, band, SHAPE_KINDS[(index // 3 + index // len(STRATA)) % len(SHAPE_KINDS)]
+    """The mode, outcome, band of ranks and kind of output shape of the index-th example (a later round of the
+    strata takes the next band and kind)."""
+    position, round_ = index % len(STRATA), index // len(STRATA)
+    mode, outcome = STRATA[position]
+    n = _NUMBER[position]
+    return (mode, outcome, RANK_BANDS[(n + n // 3 + round_) % len(RANK_BANDS)],
+            SHAPE_KINDS[(n // 3 + round_) % len(SHAPE_KINDS)])
 
 
 def _capped(dims: list[int]) -> list[int]:
@@ -97,8 +114,10 @@ def inputs(draw: Callable[..., Any], index: int | None = None) -> dict[str, Any]
     least = OUTCOMES[outcome][1]
     rank = draw(st.integers(max(low, least), max(high, least)))
     out = _capped(draw(st.lists(st.sampled_from(DIMS), min_size=rank, max_size=rank)))
+    zero_axis = None
     if rank and kind == "zero":
-        out[draw(st.integers(0, rank - 1))] = 0
+        zero_axis = draw(st.integers(0, rank - 1))
+        out[zero_axis] = 0
     elif rank and kind == "huge":
         axis = draw(st.integers(0, rank - 1))
         out[axis] = draw(st.sampled_from(HUGE))
@@ -119,6 +138,8 @@ def inputs(draw: Callable[..., Any], index: int | None = None) -> dict[str, Any]
         data_cut, target_cut = (cut, 0) if draw(st.booleans()) else (0, cut)
         data = [draw(st.sampled_from((d, 1))) for d in out[data_cut:]]
         target = [draw(st.sampled_from((d, 1))) for d in out[target_cut:]]
+        if zero_axis is not None:  # the side of full rank keeps the 0 (the other may face it with a 1)
+            (target if target_cut == 0 else data)[zero_axis] = 0
     if 0 not in data:  # data with elements stays small (1 where the output is huge): a check of a huge output
         data = [1 if d in HUGE else d for d in data]  # is shape-only, but a huge constant could not be built
     return _with_defect(draw, outcome, mode, rank, data, target, axes)
