@@ -165,3 +165,7 @@ def test_the_default_examples_take_every_stratum_every_band_of_ranks_and_many_ty
     assert len({c.dtype for c in seen}) >= 15 and len({c.shape_dtype for c in seen}) >= 4
     assert any(max(c.case.params.target_shape) > 2**31 for c in seen if c.case.valid and c.case.params.target_shape)
     assert any(0 in c.case.expect_shape for c in seen if c.case.valid)
+
+
+def test_the_default_search_takes_each_stratum_once():
+    assert generated.PER_STRATUM * len(strategy.STRATA) == generated.DEFAULT_EXAMPLES

@@ -36,7 +36,7 @@ from conformance.run import paths
 from conformance.run.execute import Runner, execute, record_for
 from conformance.run.plan import Check
 
-DEFAULT_EXAMPLES = 70
+DEFAULT_EXAMPLES = 60  # PER_STRATUM in each stratum once (conformance/ops/broadcast/strategy.py STRATA: 30)
 PER_STRATUM = 2  # examples of each stratum: hypothesis's simplest input of it, and one drawn at random
 MAX_ROUNDS = 5
 DEFAULT_SEED = 20261123
