@@ -7,11 +7,10 @@ negative, range, unsorted, duplicate, dimension, missing; in numpy mode the rank
 bidirectional mode its dimension rule; in any mode a negative or not-1-D target_shape and an axes_mapping
 where none belongs). The input is drawn as a valid broadcast of an output shape and then given exactly the
 defect its stratum names; the reference still says what the spec prescribes, so a drawn input needs no
-expectation of its own. The examples take kinds of output shape in turn too (SHAPE_KINDS): one with a 0
-dimension, and one with a dimension beyond int32 (up to 2**62): with a 0 dimension beside it the output has no
-element, else the check is shape-only where its output exceeds the budget (200 and 40000 stand there too: as
-int8 and int16 they are negative).
-The element type and the shape inputs' integer type are drawn by the search (conformance/run/generated.py).
+expectation of its own. Each stratum also has a band of ranks and a kind of output shape (``stratum``): any,
+one with a 0 dimension, or one with a dimension beyond int32 (up to 2**62; 200 and 40000 stand there too: as
+int8 and int16 they are negative), with a 0 beside it (no element) or else shape-only where the output exceeds
+the budget. The element type and the shape inputs' integer type are drawn by the search (conformance/run/generated.py).
 """
 
 from __future__ import annotations
@@ -29,8 +28,8 @@ MAX_ELEMENTS = 4096  # a dimension that would take the output beyond this is dra
 # Beyond int8 and int16 (negative if an unsigned shape input is read as signed), int32, uint32, float64's integers;
 # near int64's largest
 HUGE = (200, 40000, 2**31, 2**32 + 1, 2**53 + 1, 2**62)
-# The kind of output shape, taken in turn (at a period of its own): a 0 dimension (no element), or one from HUGE
-# (with a 0 beside it: no element; else shape-only)
+# The kinds of output shape (``stratum`` picks one): a 0 dimension (no element), or one from HUGE (with a 0
+# beside it: no element; else shape-only where the output exceeds the budget)
 SHAPE_KINDS = ("any", "zero", "any", "huge", "any")
 
 MODES = ("numpy", "explicit", "bidirectional")
