@@ -132,7 +132,7 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
                             record.backend_version, prepared.request.shape_only)
     entry = known_mod.find(known, facts)
     def judged(outcome: Outcome) -> tuple[Outcome, Judgement]:
-        """Every outcome is judged here: its rejection classified into the spec's rules first (conformance/rejections)."""
+        """Every outcome is judged here, its rejection classified first (conformance/rejections)."""
         outcome = classified(outcome, record.backend)
         return outcome, judge(prepared.expect, outcome, known=entry)
 
