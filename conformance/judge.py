@@ -74,13 +74,13 @@ def judge_rejection(outcome: Outcome, rule: str | None) -> Judgement:
     if got is None or want is None:
         return Judgement(v.PASS, f"rejected at {outcome.stage}: {outcome.error}")
     rules = got.split("|")
-    if want in rules:
+    if set(want.split("|")) & set(rules):  # an input may break several rules (rule_a|rule_b): any of them
         return Judgement(v.PASS, f"rejected at {outcome.stage} for rule {got}: {outcome.error}")
     if rules == [NOT_A_RULE]:
         return Judgement(v.WRONG_RULE, f"rejected at {outcome.stage} for no rule of the spec ({outcome.rule_why}): "
-                                       f"{outcome.error}, but the input breaks rule {want}")
+                                       f"{outcome.error}, but the input breaks rule {' or '.join(want.split('|'))}")
     return Judgement(v.WRONG_RULE, f"rejected at {outcome.stage} for rule {got}: {outcome.error}, but "
-                                   f"the input breaks rule {want}")
+                                   f"the input breaks rule {' or '.join(want.split('|'))}")
 
 
 def show_value(x: np.generic) -> str:

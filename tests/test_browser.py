@@ -236,6 +236,144 @@ def test_a_failing_cell_opens_its_details_and_a_check_can_be_linked(tab, report_
     tab.assert_clean()
 
 
+def test_the_headline_links_to_exactly_the_unexpected_failures_of_a_column(tab, report_file, tmp_path):
+    tab.open(report_file)
+    page = tab.page
+    headline = page.locator("#headline")
+    expect(headline).to_be_in_viewport()
+    expect(headline.locator("p.words")).to_contain_text("Failed: 16 unexpected failures")  # 15, and the hostile crash
+    headline.locator('li[data-col="openvino@2025.0.0"] a').click()
+    assert parse_qs(urlsplit(page.url).fragment) == {"col": ["openvino@2025.0.0"], "v": ["failing"]}
+    expect(page.locator("#filters select[name=col]")).to_have_value("openvino@2025.0.0")
+    expect(page.locator("#filters select[name=v]")).to_have_value("failing")
+    # timeout and wrong_dtype of numpy_zero_dim, error of explicit_spec_example, crash of the hostile case
+    assert tab.visible_rows() == ["explicit_spec_example", "numpy_zero_dim", HOSTILE_ID]
+    expect(page.locator("#details-count")).to_have_text("3")
+    blocks = page.locator("#details details.check:visible")
+    assert sorted(b.get_attribute("data-verdict") for b in blocks.all()) == ["crash", "error", "timeout", "wrong_dtype"]
+    page.screenshot(path=str(tmp_path / "headline.png"))
+    tab.assert_clean()
+
+
+def test_a_failing_check_shows_the_known_entry_it_looks_like(tab, tmp_path):
+    data = sample.merged()
+    failing = next(c for c in data["checks"] if c["verdict"] == "crash" and c["backend"] == "onnxruntime")
+    failing["looks_like"] = [{"id": "ort-crash-on-zero-dim", "differs_in": "dtype", "entry": "i8", "check": "f32",
+                              "verdict": "crash", "where": "conformance/known/onnxruntime.yaml:12"}]
+    path = tmp_path / "index.html"
+    report.write_report(data, path)
+    tab.open(path, "#check=" + quote(failing["id"]))
+    block = tab.page.locator(f'#details [data-check="{failing["id"]}"]').locator(
+        "xpath=ancestor::details[contains(@class, 'check')]")
+    expect(block.locator("> summary .tag.near")).to_have_text("looks like ort-crash-on-zero-dim")
+    looks = block.locator("dl > dt", has_text="Looks like")
+    expect(looks.locator("xpath=following-sibling::dd[1]")).to_have_text(
+        "ort-crash-on-zero-dim (differs in: dtype: the entry asks i8, the check has f32)")
+    tab.assert_clean()
+
+
+OV_ERROR = ("Exception from src/inference/src/cpp/infer_request.cpp:224:\n"
+            "Exception from src/plugins/intel_cpu/src/node.cpp:823:\nunsupported src_prc: f8e4m3\n\n")
+
+
+def test_a_multi_line_error_leads_with_its_key_line_and_is_shown_once(tab, tmp_path):
+    data = sample.merged()
+    c = next(c for c in data["checks"] if c["verdict"] == "crash" and c["backend"] == "onnxruntime")
+    c["actual"]["error"], c["message"] = OV_ERROR, f"rejected at infer: {OV_ERROR}, but should give shape (0, 3)"
+    path = tmp_path / "index.html"
+    report.write_report(data, path)
+    tab.open(path, "#check=" + quote(c["id"]))
+    block = tab.page.locator(f'#details [data-check="{c["id"]}"]').locator(
+        "xpath=ancestor::details[contains(@class, 'check')]")
+    expect(block.locator("> summary .msg-short")).to_have_text(
+        "rejected at infer: unsupported src_prc: f8e4m3, but should give shape (0, 3)")
+    expect(block.locator("b.key-line")).to_have_text("unsupported src_prc: f8e4m3")
+    expect(block.locator("dl > dt", has_text="Message")).to_have_count(0)  # the message is one line now
+    full = block.locator("details.full-error")
+    expect(full.locator("pre")).to_be_hidden()  # the full text is folded, and there once
+    assert block.evaluate("(el, e) => el.textContent.split(e).length - 1", "infer_request.cpp:224") == 1
+    full.locator("summary").click()
+    expect(full.locator("pre")).to_have_text(OV_ERROR)
+    tab.assert_clean()
+
+
+def _wide(data: dict) -> dict:
+    """Nine columns (the version matrix's count): the main run's backends at two more versions each."""
+    extra = []
+    for c in data["checks"]:
+        if c["backend"] in ("openvino", "onnxruntime") and c["backend_version"] in ("2025.0.0", "1.18.1"):
+            for version in ("2023.3.0", "2022.1.0") if c["backend"] == "openvino" else ("1.17.0", "1.16.0"):
+                extra.append({**copy.deepcopy(c), "backend_version": version})
+    data["checks"] += extra
+    return data
+
+
+def test_at_1440_px_nothing_scrolls_sideways_and_a_link_lands_below_the_filter_bar(browser, tmp_path):
+    data = _wide(sample.merged())
+    data["cases"]["numpy_zero_dim"]["description"] = "a long description, " * 20
+    path = tmp_path / "index.html"
+    report.write_report(data, path)
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.goto(path.as_uri())
+    expect(page.locator("#matrix thead th.col")).to_have_count(9)
+    page.click("#details-tools button[data-open=true]")  # every block drawn and open, the widest the page gets
+    width = page.evaluate("[document.scrollingElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width == [1440, 1440] or width[0] <= width[1], width
+    page.screenshot(path=str(tmp_path / "1440.png"))
+
+    check = next(c for c in data["checks"] if c["verdict"] == "timeout")
+    page.goto(path.as_uri() + "#check=" + quote(check["id"]))
+    summary = page.locator(f'#details [data-check="{check["id"]}"].linked').first.locator(
+        "xpath=ancestor::details[contains(@class, 'check')]/summary")
+    expect(summary).to_be_visible()
+    page.wait_for_timeout(300)  # the page settles: the cases above are laid out as they come into view
+    bar = page.locator("#filters").bounding_box()
+    top = summary.bounding_box()["y"]
+    assert bar["y"] + bar["height"] <= top <= bar["y"] + bar["height"] + 20, (bar, top)
+    context.close()
+
+
+def test_a_narrow_window_scrolls_the_matrix_with_its_case_column_in_view(browser, tmp_path):
+    path = tmp_path / "index.html"
+    report.write_report(_wide(sample.merged()), path)
+    context = browser.new_context(viewport={"width": 900, "height": 900})
+    page = context.new_page()
+    page.goto(path.as_uri())
+    row = page.locator('#matrix tr[data-case="numpy_zero_dim"]')
+    row.scroll_into_view_if_needed()
+    assert page.evaluate("document.scrollingElement.scrollWidth") > 900
+    page.evaluate("window.scrollTo(400, window.scrollY)")
+    assert page.evaluate("window.scrollX") > 0
+    case_cell, mode_cell = row.locator("td.id"), row.locator("td").nth(1)
+    assert abs(case_cell.bounding_box()["x"]) < 2  # stuck at the left edge
+    assert mode_cell.bounding_box()["x"] < 0  # the others went by
+    context.close()
+
+
+def test_the_section_counts_follow_the_filters(tab, report_file):
+    tab.open(report_file)
+    page = tab.page
+    expect(page.locator("#matrix h2 .count")).to_have_text("7")
+    expect(page.locator("#interpretations h2 .count")).to_have_text("1")
+    page.select_option("#filters select[name=v]", "crash")
+    expect(page.locator("#matrix h2 .count")).to_have_text("2 of 7")
+    expect(page.locator("#details-count")).to_have_text("2")
+    expect(page.locator("#interpretations h2 .count")).to_have_text("0 of 1")
+    tab.assert_clean()
+
+
+def test_a_cases_spec_reference_links_to_its_public_page(tab, report_file):
+    tab.open(report_file, "#d~bidirectional_zero_vs_one")
+    details = tab.by_id("d~bidirectional_zero_vs_one")
+    expect(details).to_be_visible()
+    links = details.locator(".case-info .spec-links a")
+    expect(links).to_have_text(["OpenVINO Broadcast-3", "ONNX Expand"])
+    assert links.first.get_attribute("href").endswith("/operation-specs/movement/broadcast-3.html")
+    assert links.nth(1).get_attribute("href") == "https://onnx.ai/onnx/operators/onnx__Expand.html"
+    tab.assert_clean()
+
+
 def test_failing_cases_start_open_and_the_others_closed(tab, tmp_path):
     data = sample.merged()
     for c in data["checks"]:  # leave numpy_rank_too_small known differences only, explicit_spec_example n/a only
@@ -405,6 +543,10 @@ def test_a_page_of_200000_checks_counts_filters_and_links_right(tab, synthetic_r
     expect(line).to_have_class("linked")
     expect(line).to_have_text(crash["rerun"])
     assert line.evaluate("el => el.closest('details.check').open")
+    page.wait_for_timeout(500)  # the cases above it are laid out as they come into view: the check stays in place
+    bar = page.locator("#filters").bounding_box()
+    heading = line.locator("xpath=ancestor::details[contains(@class, 'check')]/summary").bounding_box()
+    assert bar["y"] + bar["height"] <= heading["y"] <= bar["y"] + bar["height"] + 20, (bar, heading)
     above = page.locator("#details p.more:visible", has_text="above this one")
     if above.count():  # the list starts at the check's case: the cases above it are drawn on demand
         above.locator("button").click()

@@ -261,6 +261,20 @@ def test_every_trait_answers_for_every_case():
             assert holds(c.params) in (True, False), (name, c.id)
 
 
+@pytest.mark.parametrize(("target_shape", "holds"), [
+    ((0, 2**31), True),  # low 32 bits as int32: -2**31
+    ((2**63 - 1, 0), True),  # -1
+    ((0, 2**31 - 1), False),  # fits in int32
+    ((2**32, 0), False),  # 0
+    ((2**32 + 1, 0), False),  # 1
+    ((2**62, 0), False),  # 0
+    ((2**32 + 2**31, 0), True),  # -2**31
+])
+def test_target_beyond_int32_negative_as_int32(target_shape, holds):
+    trait = ops.get("broadcast").traits["target_beyond_int32_negative_as_int32"][0]
+    assert trait(case("numpy", (1,), target_shape).params) is holds
+
+
 def test_every_trait_an_entry_names_holds_for_the_cases_it_lists():
     checked = 0
     for backend, es in known.load().items():

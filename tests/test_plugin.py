@@ -202,6 +202,59 @@ def test_known_differences_are_strict(project):
     result.assert_outcomes(failed=2, passed=1)
 
 
+def test_a_new_failure_names_the_known_entry_it_looks_like(project):
+    """The entry holds for f64 only: the f32 check that loses -0.0 is a new failure, which differs from it in the
+    dtype alone; the record, the pytest message and the report's data say which entry and which condition."""
+    known = project.path / "zeroflip.yaml"
+    known.write_text("""\
+- id: signed-zero-lost-f64
+  match: {dtype: f64}
+  inputs: [valid, negative_zero_in_data]
+  verdict: wrong_values
+  reason: copies -0.0 as +0.0
+  link: https://example.invalid/issue/3
+""")
+    result, data = run(project, "--backend", "tests.fake_backends:ZeroFlipBackend", "--known", str(known),
+                       "-k", "small_rank2")
+    failed = {c["id"].split("::")[-1]: c for c in data["checks"] if c["verdict"] == "wrong_values"}
+    assert set(failed) == {"small_rank2[zeroflip-v1-f32]", "small_rank2[zeroflip-v3-f32]"}
+    [near] = failed["small_rank2[zeroflip-v3-f32]"]["looks_like"]
+    assert {k: near[k] for k in ("id", "differs_in", "entry", "check", "verdict")} == {
+        "id": "signed-zero-lost-f64", "differs_in": "dtype", "entry": "f64", "check": "f32", "verdict": "wrong_values"}
+    assert near["where"].endswith("zeroflip.yaml:1")
+    passed = next(c for c in data["checks"] if c["verdict"] == "pass")
+    assert "looks_like" not in passed  # asked of failing checks only
+    result.stdout.fnmatch_lines(["*v3-f32: wrong_values: out*",
+                                 "*looks like signed-zero-lost-f64 (differs in: dtype: the entry asks f64, the check "
+                                 "has f32; *zeroflip.yaml:1)*"])
+    page = (project.path / "out" / "index.html").read_text()  # the page's data, which its script draws as text
+    assert '"signed-zero-lost-f64"' in page and '"dtype: the entry asks f64, the check has f32"' in page
+
+
+def test_a_generated_failure_names_the_known_entry_it_looks_like(project):
+    """A generated input is explained by its traits alone: the entry it misses by one condition is most likely its
+    bug. ZeroFlip (version 0.1.0) copies -0.0 as +0.0; the entry says so for its releases 9.x only."""
+    known = project.path / "zeroflip.yaml"
+    known.write_text("""\
+- id: signed-zero-lost-in-9
+  match: {version: "9.*"}
+  inputs: [valid, negative_zero_in_data]
+  verdict: wrong_values
+  reason: copies -0.0 as +0.0
+  link: https://example.invalid/issue/4
+""")
+    result, data = run(project, "--backend", "tests.fake_backends:ZeroFlipBackend", "--known", str(known),
+                       "--generated-examples", "30", "--generated-seed", "5")
+    (gen,) = [c for c in data["checks"] if c["case"] == "generated"]
+    assert gen["verdict"] == "wrong_values"
+    [near] = gen["looks_like"]
+    assert (near["id"], near["differs_in"], near["entry"], near["check"]) == (
+        "signed-zero-lost-in-9", "version", "9.*", "0.1.0")
+    result.stdout.fnmatch_lines(["*traits of the input:*",
+                                 "*looks like signed-zero-lost-in-9 (differs in: version: the entry asks 9.*, the "
+                                 "check has 0.1.0; *zeroflip.yaml:1)*"])
+
+
 def test_an_entry_met_only_on_paths_a_default_run_leaves_out_is_not_called_stale(project):
     """A default run takes every pair of axis values of an edge case, not every path: an entry that only a path
     it left out meets is named as such (not "matched no check"), and --paths all matches it; an entry no path

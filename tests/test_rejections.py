@@ -94,6 +94,25 @@ def test_the_judge_passes_the_right_rule_and_fails_another_or_none():
                            "onnx_shape_int64 (ONNX Expand's shape input is tensor(int64) only)").verdict == v.PASS
 
 
+def test_an_input_that_breaks_the_specs_rule_and_the_backends_own_passes_a_rejection_for_either():
+    from conformance.cases import Case
+    from conformance.ops.broadcast import params
+    from conformance.run.plan import Check
+
+    raw = {"mode": "bidirectional", "data_shape": [2, 1], "target_shape": 3}  # rank 0: target_shape_not_1d
+    case = Case(id="c", file="f", line=1, group="rule", op="broadcast", params=params.parse(raw), expect_shape=None,
+                expect_reject="target_shape_not_1d", spec_ref="s")
+    own = "onnx_shape_int64 (ONNX Expand's shape input is tensor(int64) only)"
+    want = Check(case, "b", "b", None, "", "f32", shape_dtype="i8", backend_rule=own).expect_reject
+    assert want == f"target_shape_not_1d|{own}"
+    assert Check(case, "b", "b", None, "", "f32").expect_reject == "target_shape_not_1d"
+    for rule in ("target_shape_not_1d", "onnx_shape_int64"):
+        assert judge_rejection(Outcome(error="x", stage="build", rule=rule), want).verdict == v.PASS
+    judged = judge_rejection(Outcome(error="x", stage="infer", rule="numpy_rank"), want)
+    assert judged.verdict == v.WRONG_RULE
+    assert "breaks rule target_shape_not_1d or onnx_shape_int64" in (judged.message or "")
+
+
 def test_a_bad_table_is_refused_with_its_file_and_line(tmp_path, monkeypatch):
     (tmp_path / "bad.yaml").write_text("patterns:\n  - rule: numpy_dim\n    pattern: 'x'\n"
                                        "    source: https://github.com/a/b/blob/c/d#L1\n"

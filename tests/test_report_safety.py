@@ -46,6 +46,10 @@ def hostile_results() -> dict[str, Any]:
                                                     "verdict": "wrong_values", "match": {}, "where": "x"})
     data["checks"][1].update(verdict="wrong_values", first_diff={"index": [0], "expected": PAYLOAD.format(tag="e"),
                                                                  "actual": PAYLOAD.format(tag="a")})
+    data["checks"][2].update(verdict="crash", looks_like=[  # the first names the known entry above: a link to it
+        {k: PAYLOAD.format(tag=f"looks_like.{k}") for k in ("id", "differs_in", "entry", "check", "verdict", "where")}
+        | {"id": PAYLOAD.format(tag="known.id")},
+        {k: PAYLOAD.format(tag=f"looks_like.{k}") for k in ("id", "differs_in", "entry", "check", "verdict", "where")}])
     return data
 
 

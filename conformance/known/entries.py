@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from conformance import ops
-from conformance.known.facts import NOT, Facts, Test, compile_tests
+from conformance.known.facts import NOT, Condition, Facts, Test, compile_tests, conditions
 from conformance.verdicts import FAILING, WRONG_VALUES
 
 KNOWN_DIR = Path(__file__).parent
@@ -47,6 +47,11 @@ class Known:
     def tests(self) -> tuple[tuple[Test, ...], tuple[Test, ...]]:
         """The conditions compiled: (on the check's path, dtypes and version; on its case)."""
         return compile_tests(dict(self.match), tuple(dict(p) for p in self.paths), self.inputs)
+
+    @cached_property
+    def conditions(self) -> tuple[Condition, ...]:
+        """The conditions one by one, named (what a check that nearly matches differs in: conformance.known.near)."""
+        return tuple(conditions(self))
 
     def matches(self, facts: Facts) -> bool:
         """Every condition holds for the check."""

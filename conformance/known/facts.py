@@ -1,4 +1,5 @@
-"""What a known difference matches on: the facts of one check, and the conditions of one entry over them.
+"""What a known difference matches on: the facts of one check, and the conditions of one entry over them (compiled
+for matching, ``compile_tests``; one by one and named, ``conditions``, for the entries a check nearly matches).
 
 Every check, named or generated, is looked up the same way. The cheap conditions (strings: path, dtype,
 version, case id ...) are tried first; the traits of a case's params are computed once per case and entry
@@ -180,3 +181,50 @@ def _field_test(name: str, pattern: re.Pattern[str]) -> Test:
 def _inputs_test(alternatives: tuple[tuple[str, ...], ...]) -> Test:
     parsed = tuple(tuple((t.removeprefix(NOT), t.startswith(NOT)) for t in group) for group in alternatives)
     return lambda f: any(all(trait_holds(f.case, t) is not negated for t, negated in group) for group in parsed)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of an entry: its name as the entry writes it, what the entry asks, and its test."""
+
+    name: str  # "dtype", "path.context", "inputs" (a trait, or alternatives of traits), ...
+    wants: str
+    test: Callable[[Facts], bool]
+    shown: Callable[[Facts], str]  # what the check has there
+
+
+def conditions(entry: Any) -> list[Condition]:
+    """Every condition of the entry, one by one (hardware is not one: entries for other hardware are not loaded)."""
+    match = dict(entry.match)
+    out = []
+    for key, patterns in match.items():
+        if key == "hardware":
+            continue
+        wants = " | ".join(patterns)
+        read = _CHECK_FACTS.get(key) or _CASE_FACTS.get(key)
+        if read is not None:
+            out.append(Condition(key, wants, _string_test(read, glob_regex(patterns)), read))
+        else:  # a field of the op's params (broadcast: mode)
+            out.append(Condition(key, wants, _field_test(key, glob_regex(patterns)),
+                                 lambda f, k=key: str(getattr(_params(f.case), k, None))))
+    if len(entry.paths) == 1:
+        for axis, patterns in entry.paths[0]:
+            out.append(Condition(f"path.{axis}", " | ".join(patterns), _path_test(axis, glob_regex(patterns)),
+                                 lambda f, a=axis: dict(f.path).get(a, "(no such axis)")))
+    elif entry.paths:
+        alternatives = tuple(tuple(_path_test(a, glob_regex(p)) for a, p in alt) for alt in entry.paths)
+        wants = " or ".join("{" + ", ".join(f"{a}: {'|'.join(p)}" for a, p in alt) + "}" for alt in entry.paths)
+        out.append(Condition("path", wants, _paths_test(alternatives), _path_shown))
+    if entry.inputs is not None and len(entry.inputs) == 1:
+        for trait in entry.inputs[0]:
+            name, negated = trait.removeprefix(NOT), trait.startswith(NOT)
+            out.append(Condition("inputs", trait, lambda f, t=name, n=negated: trait_holds(f.case, t) is not n,
+                                 lambda f, t=name: t if trait_holds(f.case, t) else NOT + t))
+    elif entry.inputs is not None:
+        wants = " or ".join("[" + ", ".join(g) + "]" for g in entry.inputs)
+        out.append(Condition("inputs", wants, _inputs_test(entry.inputs), lambda f: "none of them holds"))
+    return out
+
+
+def _path_shown(f: Facts) -> str:
+    return "{" + ", ".join(f"{a}: {v}" for a, v in f.path) + "}"

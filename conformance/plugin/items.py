@@ -24,6 +24,8 @@ from conformance.cases import (
     unreadable_directory,
 )
 from conformance.judge import judge
+from conformance.known import Facts
+from conformance.known.near import describe, nearest
 from conformance.plugin.state import State
 from conformance.plugin.terminal_text import safe
 from conformance.results.record import CaseRecord, CheckRecord
@@ -185,7 +187,8 @@ class CaseItem(pytest.Item):
             return record
 
     def _failure(self, check: Check, record: CheckRecord) -> str:
-        return (f"{check.part}: {record.verdict}: {record.message} {check.context()}\n"
+        near = "".join(f"\n  {describe(n)}" for n in record.looks_like or ())
+        return (f"{check.part}: {record.verdict}: {record.message} {check.context()}{near}\n"
                 f"  case: {check.case.file}:{check.case.line} ({check.case.spec_ref})\n  rerun: {record.rerun}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
@@ -244,9 +247,15 @@ class GeneratedItem(pytest.Item):
             record.verdict, record.actual, record.expected = failed.verdict, failed.actual, failed.expected
             record.first_diff = failed.first_diff
             record.message = f"{message}; shrunk from {found.summary()}; written to {path}"
+            # a generated input is explained by its traits: the entry it nearly meets is most likely its bug
+            record.looks_like = nearest(state.known.get(backend.name, []), Facts(
+                check.case, check.dtype or "", check.shape_dtype, check.path or (), check.variant,
+                record.backend_version), failed.verdict) or None
+            near = "".join(f"\n  {describe(n)}" for n in record.looks_like or ())
             traits = ", ".join(check.case.spec.traits_of(check.case.params)) or "none"
             raise CheckFailure(f"{message} {check.context()}\n  a generated input no known difference explains, "
-                               f"shrunk and written to {path}\n  traits of the input: {traits}\n  {found.summary()}")
+                               f"shrunk and written to {path}\n  traits of the input: {traits}{near}\n  "
+                               f"{found.summary()}")
         finally:
             case = generated.case_record(examples, seed)
             if state.in_xdist_worker:

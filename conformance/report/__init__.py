@@ -22,6 +22,7 @@ import jinja2
 
 from conformance.report import bench as report_bench
 from conformance.report.changes import change_counts, changes_view
+from conformance.report.headline import headline
 from conformance.report.matrix import QUIET, dumps, page_data
 from conformance.report.overview import (
     GROUPS,
@@ -142,6 +143,8 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
         changes = {"problem": compare_problem}
     dtypes = {str(c.dtype) for c in checks if c.dtype}
     return {
+        "headline": headline(tallies, complete=bool(results.run.complete),
+                             collection_errors=len(results.collection_errors), changes=changes),
         "run": run_view(results.run),
         "runs": [run_view(r) for r in results.runs],
         "collection_errors": [{"where": ":".join(str(e[k]) for k in ("file", "line") if e.get(k) is not None),

@@ -9,7 +9,8 @@ Layout (every list in matrix order; "S" is the table of strings that evidence, i
   of cells and rows exactly as the templates once did.
 - ``case``: one list per field (``id``, ``a`` its anchor part, ``file`` index into ``files``, ``line``, ``mode``,
   ``group``, ``desc``, ``suites`` (codes, as the suite filter lists them), ``interp``, ``op``, ``params``,
-  ``expect``, ``spec``, ``source``, ``text``).
+  ``expect``, ``spec``, ``specL`` (the public pages of its spec, as indexes into ``specs``: [title, url] each,
+  report/specs.spec_links), ``source``, ``text``).
 - ``end``: where each cell's checks end in ``k`` (a cell is case x column, case-major).
 - ``ptext``: each path code's path for people (text.path_text).
 - ``k``: each check's code, ((path * len(dtypes)) + dtype) * len(verdicts) + verdict (Codes' lists), cell by cell,
@@ -20,8 +21,10 @@ Layout (every list in matrix order; "S" is the table of strings that evidence, i
   ``S[t]`` with "\\x01" standing for part and "\\x02" for ``S[x]``, or ``S[-t - 1]`` as it is when t is negative); a
   brief is ``[verdict, reason]``.
 - ``ev``: evidence shared by checks (verdict, dtype, message, expected, actual shape, actual dtype, declared shape,
-  error, stage, first difference index, expected, actual, count, size, known entry), strings as indexes into S and
-  -1 for none.
+  error, stage, first difference index, expected, actual, count, size, known entry, looks like: a list of [entry id,
+  what differs, the entry's anchor] of the entries a failing check nearly matches, the key line of a multi-line error);
+  the message quotes such an error by its key line (text.told), the error row shows it in full. Strings as indexes
+  into S and -1 for none.
 - ``known``: the known differences' entries that evidence names (label, anchor, reason, link, href, verdict).
 
 Everything here is untrusted text from a results file: the script puts it into the page as text, never as markup,
@@ -37,7 +40,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from conformance.report.tally import rank
-from conformance.report.text import anchor, outcome, shape
+from conformance.report.text import anchor, key_line, outcome, shape, told
 from conformance.report.views import Codes, known_key
 from conformance.results.record import CheckRecord
 from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED
@@ -94,10 +97,11 @@ def _check_ref(c: CheckRecord, strings: _Strings) -> list[Any]:
     return [x, part, t]
 
 
-def _evidence(c: CheckRecord, known: dict[str, int], strings: _Strings) -> list[Any]:
+def _evidence(c: CheckRecord, known: dict[str, int], anchors: dict[str, str], strings: _Strings) -> list[Any]:
     actual, diff = c.actual, c.first_diff
     s = strings.index
-    return [s(c.verdict), s(c.dtype), s(c.message or ""), s(outcome(c.expected)),
+    error = actual.error if actual and isinstance(actual.error, str) else None
+    return [s(c.verdict), s(c.dtype), s(told(str(c.message or ""), error)), s(outcome(c.expected)),
             s(shape(actual.shape) if actual else None), s(actual.dtype if actual else None),
             # The shape declared before running matters when it is not the shape that came out.
             s(shape(actual.declared_shape) if actual and actual.declared_shape != actual.shape else None),
@@ -105,7 +109,22 @@ def _evidence(c: CheckRecord, known: dict[str, int], strings: _Strings) -> list[
             s(shape(diff.index) if diff else None), s(diff.expected if diff else None),
             s(diff.actual if diff else None), diff.count if diff and isinstance(diff.count, int) else -1,
             diff.size if diff and isinstance(diff.size, int) else -1,
-            known.get(known_key(c.known), -1) if isinstance(c.known, dict) else -1]
+            known.get(known_key(c.known), -1) if isinstance(c.known, dict) else -1,
+            _looks_like(c, anchors, strings),
+            s(key_line(error)) if error and "\n" in error.strip() else -1]
+
+
+def _looks_like(c: CheckRecord, anchors: dict[str, str], strings: _Strings) -> list[list[int]]:
+    """[[id, what differs, anchor], ...] of the known entries a failing check nearly matches (conformance.known.near),
+    as indexes into S; the anchor (-1: none) where the report lists the entry, because some check met it."""
+    near = c.looks_like if isinstance(c.looks_like, list) else []
+    out = []
+    for n in near:
+        if not isinstance(n, dict):
+            continue
+        differs = f"{n.get('differs_in')}: the entry asks {n.get('entry')}, the check has {n.get('check')}"
+        out.append([strings.index(n.get("id")), strings.index(differs), strings.index(anchors.get(str(n.get("id"))))])
+    return out
 
 
 def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[CheckRecord], codes: Codes,
@@ -118,6 +137,7 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
         by_cell[(c.case, c.column)].append(c)
     known_list = list(known.values())
     known_index = {key: i for i, key in enumerate(known)}
+    known_anchors = {str(entry["label"]): str(entry["anchor"]) for entry in known.values()}
     file_index = {f: i for i, f in enumerate(files)}
     nd, nv = len(codes.dtypes), len(codes.verdicts)
     ends: list[int] = []
@@ -144,7 +164,7 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
                 if ekey not in blocks:
                     if ekey not in evidence:
                         evidence[ekey] = len(ev_rows)
-                        ev_rows.append(_evidence(c, known_index, strings))
+                        ev_rows.append(_evidence(c, known_index, known_anchors, strings))
                     blocks[ekey] = [evidence[ekey], []]
                 blocks[ekey][1].append(_check_ref(c, strings))
                 groups.append(ekey)
@@ -160,7 +180,12 @@ def page_data(cases: list[dict[str, Any]], columns: list[str], checks: Iterable[
         ("id", "id"), ("mode", "mode"), ("group", "group"), ("desc", "description"), ("suites", "suite_codes"),
         ("interp", "interpretation"), ("op", "op"), ("params", "params"),
         ("expect", "expect"), ("spec", "spec_ref"), ("source", "source"), ("text", "text"), ("line", "line"))}
+    # A case's spec pages as indexes into one list: the same few urls for thousands of cases
+    pages: dict[tuple[str, str], int] = {}
+    field["specL"] = [[pages.setdefault((title, url), len(pages)) for title, url in case["spec_links"]]
+                      for case in cases]
     return {"cols": columns, "colA": [anchor(col) for col in columns], "files": files, "ptext": codes.path_texts(),
+            "specs": [list(page) for page in pages],
             "case": {**field, "a": [anchor(case["id"]) for case in cases],
                      "file": [file_index[str(case["file"])] for case in cases]},
             "end": ends, "k": k, "g": g, "sec": sec, "ev": ev_rows, "S": strings.table,

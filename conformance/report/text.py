@@ -95,3 +95,26 @@ def paths_and_dtypes(checks: Iterable[CheckRecord]) -> list[tuple[list[str], lis
     for path, dtypes in sorted(by_path.items()):
         by_dtypes[tuple(sorted(set(dtypes), key=dtype_order))].append(path)
     return [([p for p in paths if p], [d for d in dtypes if d]) for dtypes, paths in by_dtypes.items()]
+
+
+# Lines of a runtime's error that say where, not what: "Exception from src/inference/src/cpp/infer_request.cpp:224:",
+# "Check 'x' failed at src/core/src/op/broadcast.cpp:40:", a Python traceback's 'File "x.py", line 61, in run'.
+_WHERE_ONLY = re.compile(r"(?:Exception from \S+:\d+:?|Check '.*' failed at \S+:\d+:?|File \".*\", line \d+(?:, in .*)?"
+                         r"|Traceback \(most recent call last\):|\^+|~+)")
+
+
+def key_line(error: str) -> str:
+    """The line of a runtime's (multi-line) error that says what went wrong: the last one that is not a location
+    alone. OpenVINO writes where first, through every layer it passed ("Exception from ...:224:"), and what last
+    ("unsupported src_prc: f8e4m3"); a Python traceback ends with the exception."""
+    lines = [line.strip() for line in error.splitlines() if line.strip()]
+    telling = [line for line in lines if not _WHERE_ONLY.fullmatch(line)]
+    return (telling or lines or [""])[-1]
+
+
+def told(message: str, error: str | None) -> str:
+    """A check's message with the runtime's multi-line error it quotes cut to its key line: the details show the
+    error in full once, below it."""
+    if not error or "\n" not in error.strip() or error not in message:
+        return message
+    return message.replace(error, key_line(error))

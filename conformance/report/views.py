@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 import textwrap
 from collections import Counter, defaultdict
@@ -17,6 +18,7 @@ from typing import Any
 
 from conformance import ops
 from conformance.known.entries import KNOWN_DIR, REPRODUCERS_DIR, is_reproducer_path
+from conformance.report.specs import spec_links
 from conformance.report.tally import letter, rank
 from conformance.report.text import anchor, dtype_order, duration, outcome, path_axes, path_items, path_text, web_link
 from conformance.results.record import CaseRecord, CheckRecord, RunInfo
@@ -37,8 +39,11 @@ def run_view(run: RunInfo) -> dict[str, Any]:
     packages = run.packages if isinstance(run.packages, Mapping) else {}
     return {"started": run.started, "finished": run.finished, "complete": bool(run.complete),
             "suite_commit": run.suite_commit, "python": run.python, "platform": run.platform, "cpu": run.cpu,
-            # the command line; a file written before it was recorded has pytest's arguments only
-            "argv": run.command or " ".join(map(str, run.argv or [])) or None, "wall_time": duration(run.wall_time),
+            # the command line that ran; a file written before it was recorded has pytest's arguments only, shown as
+            # such ("pytest" and its arguments, the way it was started unknown)
+            "argv": run.command or (shlex.join([*([] if str(run.argv[0]).endswith("pytest") else ["pytest"]),
+                                                *map(str, run.argv)]) if run.argv else None),
+            "argv_guessed": not run.command and bool(run.argv), "wall_time": duration(run.wall_time),
             "packages": sorted((str(k), v) for k, v in packages.items())}
 
 
@@ -80,6 +85,7 @@ def case_view(case_id: str, record: CaseRecord | None) -> dict[str, Any]:
             "source": record.source, "interpretation": record.interpretation,
             # As written, less the indentation of the list it sits in.
             "text": textwrap.dedent(record.text) if isinstance(record.text, str) else None}
+    view["spec_links"] = spec_links(record.spec_ref, view["mode"] if record.op == "broadcast" else None)
     # Where an upstream case comes from, for the overview by origin and the suite filter.
     view["suites"] = upstream_suites(view["source"]) if view["group"] == "upstream" else []
     view["search"] = " ".join(str(view[k]) for k in ("id", "description", "file", "group", "spec_ref",

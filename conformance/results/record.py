@@ -133,6 +133,9 @@ class CheckRecord(_Record):
     duration: float = 0.0  # seconds
     rerun: str = ""  # a shell command that runs this check again
     model: str | None = None  # one of MODELS, or None where no model was built
+    # A failing check no known difference explains: the entries whose conditions all hold but one
+    # (conformance.known.near), each {"id", "differs_in", "entry", "check", "verdict", "where"}; None: not asked
+    looks_like: list[dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         self.expected = _as(Expected, self.expected)
@@ -153,6 +156,8 @@ class CheckRecord(_Record):
         out = super().to_json()
         for name in ("expected", "actual", "first_diff"):
             out[name] = out[name].to_json() if out[name] is not None else None
+        if out["looks_like"] is None:  # asked of failing checks only: the others' records stay as they were
+            del out["looks_like"]
         return out
 
     @classmethod

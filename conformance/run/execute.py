@@ -30,6 +30,7 @@ from conformance.backends import Outcome, Request
 from conformance.cases import as_yaml_dims
 from conformance.data import DTYPES, make_data, salt
 from conformance.judge import Expectation, Judgement, judge, plain_array
+from conformance.known.near import nearest
 from conformance.rejections import classified
 from conformance.results.record import Actual, CheckRecord, Expected, FirstDiff
 from conformance.run import contexts
@@ -127,19 +128,22 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     """Run one applicable check and judge it, into its record."""
     start = time.perf_counter()
     prepared = prepare(check, budget)
-    entry = known_mod.find(known, known_mod.Facts(check.case, check.dtype or "", check.shape_dtype,
-                                                  check.path or (), check.variant, record.backend_version,
-                                                  prepared.request.shape_only))
+    facts = known_mod.Facts(check.case, check.dtype or "", check.shape_dtype, check.path or (), check.variant,
+                            record.backend_version, prepared.request.shape_only)
+    entry = known_mod.find(known, facts)
+    def judged(outcome: Outcome) -> tuple[Outcome, Judgement]:
+        """Every outcome is judged here, its rejection classified first (conformance/rejections)."""
+        outcome = classified(outcome, record.backend)
+        return outcome, judge(prepared.expect, outcome, known=entry)
+
     if entry is not None:  # expected to differ from the spec: only a fresh worker's outcome can decide
-        outcome, model = runner.fresh(check, prepared.request), "own, fresh worker"
+        (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), "own, fresh worker"
     else:
-        outcome, model = runner.outcome(check, prepared.request)
-    outcome = classified(outcome, record.backend)
-    judgement = judge(prepared.expect, outcome, known=entry)
+        shared, model = runner.outcome(check, prepared.request)
+        outcome, judgement = judged(shared)
     if model == "shared" and judgement.verdict == v.PASS and sampled_alone(check.name):
         # does the backend's run agree with its run_many?
-        alone = classified(runner.alone(check, prepared.request), record.backend)
-        alone_judgement = judge(prepared.expect, alone, known=entry)
+        alone, alone_judgement = judged(runner.alone(check, prepared.request))
         if alone_judgement.verdict == v.PASS:
             model = "shared, also own"
         else:  # the model of its own decides, through the failure's road below
@@ -147,9 +151,9 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     if entry is None and judgement.verdict in v.FAILING:  # (known_difference needs an entry)
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
-            outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"
-            outcome = classified(outcome, record.backend)
-            judgement = judge(prepared.expect, outcome, known=entry)
+            (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), f"{model}, then fresh worker"
     fill(record, judgement, outcome, prepared.expect.output)
+    if entry is None and judgement.verdict in v.FAILING:  # a new failure: which known bug does it look like?
+        record.looks_like = nearest(known, facts, judgement.verdict) or None
     record.model, record.duration = model, round(time.perf_counter() - start, 4)
     return record

@@ -24,11 +24,17 @@ SCHEMA: dict[str, Any] = {
                            "for numpy and explicit, [3] for bidirectional.",
             "type": "array", "minItems": 1, "uniqueItems": True, "items": {"enum": [0, 1, 3]}},
         "data_shape": {"type": "array", "items": {"$ref": "#/$defs/partial_dim"}, "maxItems": 16},
-        "target_shape": {"$ref": "#/$defs/int_tensor"},
-        "axes_mapping": {"$ref": "#/$defs/int_tensor"},
+        "target_shape": {"$ref": "#/$defs/shape_input"},
+        "axes_mapping": {"$ref": "#/$defs/shape_input"},
     },
     "$defs": {
         "int64": {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807},
+        "shape_input": {
+            "description": "target_shape or axes_mapping: a list of integers (the 1-D tensor the spec requires; [] "
+                           "is empty), nested lists (rank 2 and more) or a single integer (rank 0), the last two to "
+                           "test the rule that the input is 1-D. Its element type is int64 unless the case sweeps "
+                           "shape_dtypes.",
+            "oneOf": [{"$ref": "#/$defs/int64"}, {"$ref": "#/$defs/int_tensor"}]},
         "int_tensor": {
             "description": "A tensor of integers: a list (1-D) or nested lists (to test the rule that the input "
                            "is 1-D).",

@@ -231,7 +231,7 @@ def _nop_target_of_ones(case: Case) -> bool:
 
 
 def _target_not_1d_valid_flat(case: Case) -> bool:
-    return np.ndim(np.asarray(case.target_shape, dtype=object)) > 1 and \
+    return np.ndim(np.asarray(case.target_shape, dtype=object)) != 1 and \
         outcome(replace(case, target_shape=_target(case)))[1] is None
 
 
@@ -258,7 +258,12 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_not_1d": (lambda c: not _is_1d(c.target_shape), "target_shape is not a list of values (a rank-0 "
                                                                  "value, or a nested list)"),
     "target_not_1d_valid_flattened": (_target_not_1d_valid_flat,
-                                      "target_shape is not 1-D, and its values in order would be a valid target"),
+                                      "target_shape is not 1-D (rank 0, 2 or more), and its values in order would "
+                                      "be a valid target"),
+    "target_rank_0": (lambda c: np.ndim(np.asarray(c.target_shape, dtype=object)) == 0,
+                      "target_shape is a single value (rank 0), not a 1-D list"),
+    "axes_not_1d": (lambda c: c.axes_mapping is not None and not _is_1d(c.axes_mapping),
+                    "axes_mapping is given and is not a list of values (a rank-0 value, or a nested list)"),
     "target_rank_below_data": (lambda c: len(_target(c)) < len(c.data_shape),
                                "target_shape has fewer values than the data has dimensions"),
     "negative_target": (lambda c: any(t < 0 for t in _target(c)), "a target_shape value is negative"),
@@ -269,6 +274,14 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                   "the last target_shape value is below -1"),
     "target_beyond_int32": (lambda c: any(t > INT32_MAX for t in _target(c)),
                             "a target_shape value does not fit in int32"),
+    "target_beyond_int32_negative_as_int32": (lambda c: any(t > INT32_MAX and _wrap32(t) < 0 for t in _target(c)),
+                                              "a target_shape value does not fit in int32 and is negative once cut "
+                                              "to its low 32 bits (as int32): 2**31, 2**63 - 1"),
+    "target_beyond_uint32": (lambda c: any(t > 2**32 - 1 for t in _target(c)),
+                             "a target_shape value does not fit in uint32 (2**32 or more)"),
+    "target_at_least_2_62": (lambda c: any(t >= 2**62 for t in _target(c)),
+                             "a target_shape value is 2**62 or more (a 1-byte tensor of it overflows what any "
+                             "allocator can give)"),
     "last_target_beyond_int32": (lambda c: bool(_target(c)) and _target(c)[-1] > INT32_MAX,
                                  "the last target_shape value does not fit in int32"),
     "target_elements_beyond_int32": (lambda c: all(t > 0 for t in _target(c)) and math.prod(_target(c)) > INT32_MAX,
