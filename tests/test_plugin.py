@@ -199,8 +199,10 @@ def test_known_differences_are_strict(project):
     result.stdout.fnmatch_lines(["*known difference stale * expects wrong_values, but the check gave pass*",
                                  "*known difference never-matches * matched no check*"])
     assert [u["entry"]["id"] for u in data["unmatched_known"]] == ["never-matches"]
-    # two variants (v1, v3): 2 cases x f32 known, 2 cases x i8 stale (both items fail), the rejection passes
-    result.assert_outcomes(failed=2, passed=1)
+    # two variants (v1, v3): 2 cases x f32 known, 2 cases x i8 stale (both items fail), the rejection passes; the
+    # generated item fails too: its draws take every element type, i8 among them, and meet the stale entry
+    result.assert_outcomes(failed=3, passed=1)
+    result.stdout.fnmatch_lines(["*generated_zeroflip*known difference stale*"])
 
 
 def test_a_new_failure_names_the_known_entry_it_looks_like(project):
