@@ -354,6 +354,27 @@ def test_runs_under_xdist(project):
     assert data["run"]["complete"] is True
 
 
+def test_an_item_whose_worker_dies_fails_the_headline_and_is_named(project):
+    """An xdist worker killed while running an item sends back no check: the results and the page name the item,
+    and the headline says the run failed (it did not test what it claims), while the other items' checks stand."""
+    project.makepyfile(kill_worker="""
+        import os
+
+        def pytest_runtest_call(item):
+            if "small_rank2" in item.nodeid:
+                os._exit(9)
+    """)
+    result, data = run(project, "--backend", "local", "-n", "2", "-p", "kill_worker")
+    assert result.ret != 0
+    assert [f["item"] for f in data["failed_items"]] == ["cases/small.yaml::small_rank2[local]"]
+    assert "crashed" in data["failed_items"][0]["message"]
+    assert {c["case"] for c in data["checks"]} == {"small_numpy", "small_reject"}
+    page = (project.path / "out" / "index.html").read_text()
+    assert "Failed: 1 test item failed with no check recorded." in page
+    assert 'id="failed-items"' in page and "small.yaml::small_rank2[local]" in page
+    result.stdout.fnmatch_lines(["*conformance: cases/small.yaml::small_rank2[[]local[]] failed and recorded no check*"])
+
+
 HUGE = """\
 group: edge
 cases:

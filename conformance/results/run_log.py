@@ -84,6 +84,7 @@ class RunLog:
         self.t0 = time.perf_counter()
         self.checks: list[dict[str, Any]] = []
         self.collection_errors: list[dict[str, Any]] = []
+        self.failed_items: list[dict[str, Any]] = []  # items that failed with no check recorded (a crashed worker)
         self.written: list[Path] = []
         self.unmatched: list[dict[str, Any]] = []
         # unmatched entries that a check on a path this run left out would meet (not news: --paths all runs them)
@@ -172,6 +173,10 @@ class RunLog:
             self.collection_errors.append(error)
             self._stream({"collection_error": error})
 
+    def add_failed_item(self, item: dict[str, Any]) -> None:
+        self.failed_items.append(item)
+        self._stream({"failed_item": item})
+
     def _path(self, option: str) -> Path | None:
         value = self.config.getoption(option)
         if value is None and option in outputs.DEFAULT_OUTPUTS:
@@ -203,6 +208,7 @@ class RunLog:
             "unmatched_known": unmatched,
             "known_on_other_paths": on_other_paths,
             "collection_errors": self.collection_errors,
+            **({"failed_items": self.failed_items} if self.failed_items else {}),
         }
 
     def _on_other_paths(self, unmatched: list[dict[str, Any]], cases: dict[str, dict[str, Any]],
@@ -233,7 +239,7 @@ class RunLog:
     def finish(self, session: pytest.Session, restricted: bool = False) -> None:
         if self.runs_nothing:
             return
-        if not self.checks and not self.collection_errors:  # a -k or option that selects nothing, a refusal
+        if not self.checks and not self.collection_errors and not self.failed_items:  # a -k or option that selects nothing, a refusal
             self.kept = True
             return
         interrupted = (self.interrupted or session.exitstatus == pytest.ExitCode.INTERRUPTED
@@ -289,6 +295,9 @@ class RunLog:
                          "in a worker that had run other checks and ran again in a fresh one, which decided their "
                          f"verdict; {models['shared, also own']} passing ones were computed on a model of their "
                          "own as well (a sample), and agreed")
+        for f in self.failed_items:
+            lines.append(f"conformance: {f['item']} failed and recorded no check: "
+                         + (f["message"].splitlines() or [""])[-1][:200])
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
         if self.on_other_paths:
