@@ -372,7 +372,8 @@ def test_an_item_whose_worker_dies_fails_the_headline_and_is_named(project):
     page = (project.path / "out" / "index.html").read_text()
     assert "Failed: 1 test item failed with no check recorded." in page
     assert 'id="failed-items"' in page and "small.yaml::small_rank2[local]" in page
-    result.stdout.fnmatch_lines(["*conformance: cases/small.yaml::small_rank2[[]local[]] failed and recorded no check*"])
+    result.stdout.fnmatch_lines(
+        ["*conformance: cases/small.yaml::small_rank2[[]local[]] failed and recorded no check*"])
 
 
 HUGE = """\
@@ -514,6 +515,26 @@ def test_the_terminal_says_what_changed_since_the_compared_run(project):
     # small_rank2 on the crashing backend: 4 added checks that fail, new failures; on local 4 added that pass
     result.stdout.fnmatch_lines([f"*conformance: since the run of {old['run']['started']} (--compare): "
                                  "4 new failures, 1 fixes, 0 changed, 10 added, 0 removed*"])
+
+
+def test_a_run_of_part_of_the_suite_compares_only_what_it_ran(project):
+    """A -k run compared with the full run called every check it did not select "removed" (75,771 of them)."""
+    run(project, "--backend", "local")
+    (project.path / "out" / "results.json").rename(project.path / "full.json")
+    result, data = run(project, "--backend", "local", "-k", "small_numpy", "--compare", "full.json")
+    assert data["run"]["part"] is True and {c["case"] for c in data["checks"]} == {"small_numpy"}
+    result.stdout.fnmatch_lines(["*(--compare): 0 new failures, 0 fixes, 0 changed, 0 added, 0 removed*",
+                                 "*conformance: 6 checks of the compared run are outside this run of part of the "
+                                 "suite: not compared*"])
+    page = (project.path / "out" / "index.html").read_text()
+    assert "the\n    6 checks of the earlier run that it did not select are outside it" in page
+    # a whole run that lost checks calls them removed
+    full = json.loads((project.path / "full.json").read_text())
+    full["checks"].append({**full["checks"][0], "id": full["checks"][0]["id"] + "-gone", "path": "gone"})
+    (project.path / "full.json").write_text(json.dumps(full))
+    result, data = run(project, "--backend", "local", "--compare", "full.json")
+    assert data["run"]["part"] is False
+    result.stdout.fnmatch_lines(["*(--compare): 0 new failures, 0 fixes, 0 changed, 0 added, 1 removed*"])
 
 
 def test_a_run_of_part_of_the_suite_keeps_the_full_runs_page(project):

@@ -117,15 +117,16 @@ def merge(runs: Iterable[Results]) -> Results:
         merged.known_on_other_paths.extend(r.known_on_other_paths)
         merged.collection_errors.extend(r.collection_errors)
         merged.failed_items.extend(r.failed_items)
-    merged.run = replace(runs[-1].run, complete=all(r.run.complete for r in runs))
+    merged.run = replace(runs[-1].run, complete=all(r.run.complete for r in runs),
+                         part=all(r.run.part for r in runs) or None)
     return merged
 
 
 class Stream:
     """The results of a run as JSON lines, each written as its check finishes: a run that is killed keeps
     every finished check. Lines: {"header": {"format", "run", "backends"}}, {"case": id, "data": CaseRecord},
-    {"check": CheckRecord}, {"collection_error": {...}}, {"failed_item": {...}}, and {"footer": {...run, "unmatched_known"}} when the
-    run ended normally. Records may be given as records or as their JSON."""
+    {"check": CheckRecord}, {"collection_error": {...}}, {"failed_item": {...}}, and {"footer": {...run,
+    "unmatched_known"}} when the run ended normally. Records may be given as records or as their JSON."""
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -246,11 +246,14 @@ class RunInfo(_Record):
     wall_time: float | None = None  # seconds
     packages: dict[str, str] = field(default_factory=dict)  # name -> version
     command: str | None = None  # the command line that ran (e.g. python3 -m pytest conformance -n auto)
+    # a run of part of the suite (options, -k, a node id left checks out): what it did not select is not "removed"
+    part: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
-        if out["command"] is None:  # a file written before the field, read and written again
-            del out["command"]
+        for optional in ("command", "part"):
+            if out[optional] is None:  # a file written before the field, read and written again
+                del out[optional]
         return out
 
 

@@ -99,6 +99,7 @@ class RunLog:
         self._lock: outputs.Lock | None = None
         self.interrupted = False  # a Ctrl-C or SIGTERM came (conformance/plugin/state.py)
         self.changes: dict[str, int] | None = None  # since the --compare run, by kind of change
+        self.outside = 0  # checks of the --compare run that this run of part of the suite did not select
 
     def outputs(self) -> dict[str, Path]:
         return {f"--{name}": path for name in ("results", "report") if (path := self._path(name)) is not None}
@@ -200,7 +201,7 @@ class RunLog:
         unmatched = [u for u in unmatched if {"backend": u["backend"], "entry": u["entry"]["id"]} not in on_other_paths]
         return {
             "format": results.FORMAT,
-            "run": {**self._run_info, "finished": _now(), "complete": complete,
+            "run": {**self._run_info, "finished": _now(), "complete": complete, "part": restricted,
                     "wall_time": round(time.perf_counter() - self.t0, 2)},
             "backends": {b.name: b.describe() for b in self.backends.values()},
             "cases": cases,
@@ -239,7 +240,8 @@ class RunLog:
     def finish(self, session: pytest.Session, restricted: bool = False) -> None:
         if self.runs_nothing:
             return
-        if not self.checks and not self.collection_errors and not self.failed_items:  # a -k or option that selects nothing, a refusal
+        # a -k or option that selects nothing, a refusal
+        if not self.checks and not self.collection_errors and not self.failed_items:
             self.kept = True
             return
         interrupted = (self.interrupted or session.exitstatus == pytest.ExitCode.INTERRUPTED
@@ -272,8 +274,10 @@ class RunLog:
                                                       != DEFAULT_BENCH) else None)))
         if document is not None and isinstance(self.compare, results.Results):
             from conformance.report import change_counts
+            from conformance.report.changes import outside
 
             self.changes = change_counts(document, self.compare)
+            self.outside = outside(document, self.compare)
         written, failed = outputs.commit(files)
         self.written += written
         self.unwritten.update(failed)
@@ -307,6 +311,9 @@ class RunLog:
         if self.changes is not None and isinstance(self.compare, results.Results):
             lines.append(f"conformance: since the run of {self.compare.run.started} (--compare): "
                          + ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in self.changes.items()))
+            if self.outside:
+                lines.append(f"conformance: {self.outside} checks of the compared run are outside this run of part of "
+                             "the suite: not compared")
         elif self.compare is not None and not isinstance(self.compare, results.Results):
             lines.append(f"conformance: --compare {self.compare}: not a results file this run can read (the "
                          "report says why)")
