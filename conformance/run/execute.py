@@ -134,16 +134,19 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     facts = known_mod.Facts(check.case, check.dtype or "", check.shape_dtype, check.path or (), check.variant,
                             record.backend_version, prepared.request.shape_only)
     entry = known_mod.find(known, facts)
+    def judged(outcome: Outcome) -> tuple[Outcome, Judgement]:
+        """Every outcome is judged here, its rejection classified first (conformance/rejections)."""
+        outcome = classified(outcome, record.backend)
+        return outcome, judge(prepared.expect, outcome, known=entry)
+
     if entry is not None:  # expected to differ from the spec: only a fresh worker's outcome can decide
-        outcome, model = runner.fresh(check, prepared.request), "own, fresh worker"
+        (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), "own, fresh worker"
     else:
-        outcome, model = runner.outcome(check, prepared.request)
-    outcome = classified(outcome, record.backend)
-    judgement = judge(prepared.expect, outcome, known=entry)
+        shared, model = runner.outcome(check, prepared.request)
+        outcome, judgement = judged(shared)
     if model == "shared" and judgement.verdict == v.PASS and sampled_alone(check.name):
         # does the backend's run agree with its run_many?
-        alone = classified(runner.alone(check, prepared.request), record.backend)
-        alone_judgement = judge(prepared.expect, alone, known=entry)
+        alone, alone_judgement = judged(runner.alone(check, prepared.request))
         if alone_judgement.verdict == v.PASS:
             model = "shared, also own"
         else:  # the model of its own decides, through the failure's road below
@@ -151,9 +154,7 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
     if entry is None and judgement.verdict in v.FAILING:  # (known_difference needs an entry)
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
-            outcome, model = runner.fresh(check, prepared.request), f"{model}, then fresh worker"
-            outcome = classified(outcome, record.backend)
-            judgement = judge(prepared.expect, outcome, known=entry)
+            (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), f"{model}, then fresh worker"
     fill(record, judgement, outcome, prepared.expect.output)
     if entry is None and judgement.verdict in v.FAILING:  # a new failure: which known bug does it look like?
         record.looks_like = nearest(known, facts, judgement.verdict) or None
