@@ -35,7 +35,8 @@ def valid_cases() -> list[Case]:
     loaded, errors = load_all(ROOT / "cases")
     assert not errors, errors
     return [case for cases in loaded.values() for case in cases  # Broadcast's cases: the adjoint is its own
-            if case.op == "broadcast" and case.valid and not case.dynamic and nominal_bytes(case.expect_shape, "f64") <= BUDGET]
+            if case.op == "broadcast" and case.valid and not case.dynamic
+            and nominal_bytes(case.expect_shape, "f64") <= BUDGET]
 
 
 CASES = valid_cases()

@@ -114,8 +114,9 @@ def report_file(tmp_path) -> Path:
 def _with_elementwise_cases() -> dict:
     """The sample run and two elementwise cases: auto_broadcast numpy (one failing check on openvino) and none."""
     data = sample.merged()
-    for case_id, auto, shapes, expect in (("ew_numpy_2x3_and_3", "numpy", [[2, 3], [3]], {"shape": [2, 3]}),
-                                          ("ew_none_2x3_and_3", "none", [[2, 3], [3]], {"reject": "none_shapes_differ"})):
+    for case_id, auto, shapes, expect in (
+            ("ew_numpy_2x3_and_3", "numpy", [[2, 3], [3]], {"shape": [2, 3]}),
+            ("ew_none_2x3_and_3", "none", [[2, 3], [3]], {"reject": "none_shapes_differ"})):
         data["cases"][case_id] = CaseRecord(
             file="cases/elementwise_rules.yaml", line=7, group="rule", op="elementwise",
             params={"shapes": shapes, "auto_broadcast": auto, "direction": "multidirectional", "functions": None},
@@ -124,9 +125,9 @@ def _with_elementwise_cases() -> dict:
         for backend, version in (("openvino", "2025.0.0"), ("local", None)):
             for function in ("add", "maximum"):
                 verdict = "wrong_values" if (auto, backend, function) == ("numpy", "openvino", "maximum") else "pass"
-                data["checks"].append(sample.check(case_id, backend, version, function, "f32", verdict, op="elementwise",
-                                                   path={"function": function},
-                                                   expected=Expected(dtype="f32", **expect).to_json()))
+                data["checks"].append(sample.check(
+                    case_id, backend, version, function, "f32", verdict, op="elementwise",
+                    path={"function": function}, expected=Expected(dtype="f32", **expect).to_json()))
     return data
 
 
