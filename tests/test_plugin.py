@@ -574,6 +574,9 @@ def test_a_run_of_part_of_the_suite_keeps_the_full_runs_page(project):
         assert (reports / "index.html").read_bytes() == page
     runs = sorted((reports / "runs").iterdir())
     assert len(runs) == 3 and all((r / "index.html").exists() and (r / "results.json").exists() for r in runs)
+    told = plain("-k", "small_numpy", "--results", "out/results.json", "--report", "out/index.html")
+    assert (project.path / "out" / "index.html").exists()  # written where told, and the line is not printed
+    assert "reports/runs" not in told.stdout.str() and len(list((reports / "runs").iterdir())) == 3
 
 
 def test_the_readmes_command_is_a_run_of_the_whole_suite():

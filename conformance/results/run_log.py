@@ -320,7 +320,8 @@ class RunLog:
         lines += [f"conformance: wrote {p}" for p in self.written]
         lines += [f"conformance: could not write {p}: {why}" for p, why in self.unwritten.items()]
 
-        if self.part_run is not None and self.written:
+        part_dir = self.config.invocation_params.dir / outputs.PART_RUNS / str(self.part_run)
+        if self.part_run is not None and any(part_dir in p.parents for p in self.written):  # not where told to write
             lines.append(f"conformance: a run of part of the suite writes to {outputs.PART_RUNS}/{self.part_run}/; "
                          f"{outputs.DEFAULT_OUTPUTS['report']} stays the last full run's")
         if self.kept:
