@@ -587,7 +587,7 @@ def test_the_readmes_command_is_a_run_of_the_whole_suite():
     from conformance.plugin.options import part_of_the_suite
 
     def config(*args, **options):
-        values = {"check": None, "path": None, "dtype": None, "mode": None, "shard": None, "backend": None, **options}
+        values = {"check": None, "path": None, "dtype": None, "op": None, "mode": None, "shard": None, "backend": None, **options}
         return SimpleNamespace(option=SimpleNamespace(keyword="", markexpr=""), args=list(args), rootpath=ROOT,
                                getoption=values.__getitem__)
 
@@ -597,3 +597,4 @@ def test_the_readmes_command_is_a_run_of_the_whole_suite():
     assert not part_of_the_suite(config(str(cases)), cases)
     assert part_of_the_suite(config(str(cases / "numpy_rules.yaml")), cases)
     assert part_of_the_suite(config(str(ROOT / "conformance"), backend=["local"]), cases)
+    assert part_of_the_suite(config(str(ROOT / "conformance"), op=["elementwise"]), cases)
