@@ -11,7 +11,7 @@ import pytest
 
 from conformance import ops
 from conformance.cases import CaseFileError, load_all, load_file
-from conformance.ops.elementwise import functions, params, values
+from conformance.ops.elementwise import functions, params, traits, values
 from local_broadcast.elementwise import ElementwiseError, broadcast_operands, common_shape
 from reference import elementwise as reference
 
@@ -159,3 +159,51 @@ def test_a_case_that_contradicts_the_rules_is_an_error_at_its_line(tmp_path):
     path.write_text(CASE)
     (case,) = load_file(path, tmp_path)
     assert (case.id, case.expect_shape, case.params.shapes) == ("ew_test_case", (2, 3), ((2, 3), (3,)))
+
+
+# --- traits that model how a runtime computes a function (known differences: conformance/known/*.yaml) ---
+
+def test_the_runtime_models_of_the_bitshift_traits_give_what_openvino_gives():
+    """The values OpenVINO 2026.4's CPU plugin gave for these inputs (the openvino-onnx reproducers)."""
+    u8, u32 = np.uint8, np.uint32
+    assert traits._shifted_u8_saturated(np.array([255, 128, 3], u8), np.array([1, 1, 2], u8)).tolist() == [255, 255, 12]
+    assert traits._shifted_u8_rounded(np.array([255, 3, 5, 7], u8), np.array([1, 2, 1, 1], u8)).tolist() == \
+        [128, 1, 2, 4]
+    got = traits._shifted_u32_as_int32_in_f32(np.array([0xFFFFFFFF, 0x13A3FF26, 0x80000001, 7], u32),
+                                              np.array([1, 0, 1, 1], u32))
+    assert [hex(v) for v in got.tolist()] == ["0x0", "0x13a3ff20", "0xc0000000", "0x3"]
+    left = traits._beyond_int32(np.left_shift)(np.array([0xFFFFFFFF, 3], u32), np.array([1, 4], u32))
+    assert [hex(v) for v in left.tolist()] == ["0x7fffffff", "0x30"]
+
+
+TRAIT_ROWS = [  # (trait, shapes, holds): a case where it holds first, then where it must not
+    ("mean_f32_output_shows_plus_zero_added", [[2, 1, 2, 1, 2, 1, 2, 1], [1, 2, 1, 2, 1, 2, 1, 2]], True),
+    ("mean_f32_output_shows_plus_zero_added", [[4, 3], [3]], False),  # no -0.0 + -0.0 among the values fed
+    ("bitshift_left_u8_output_shows_saturation", [[4, 3], [3]], True),
+    ("bitshift_left_u8_output_shows_saturation", [[2, 3, 5], []], False),  # no value fed overflows 8 bits
+    ("bitshift_left_u8_output_shows_saturation", [[2, 0], [2, 0]], False),  # no element
+    ("bitshift_left_u8_output_shows_saturation", [[2, 3], [2, 4]], False),  # rejected: nothing computed
+    ("bitshift_right_u8_output_shows_rounding", [[4, 3], [3]], True),
+    ("bitshift_right_u8_output_shows_rounding", [[], []], False),  # the one value fed shifts to an integer
+    ("bitshift_right_u32_output_shows_int32_f32_division", [[4, 3], [3]], True),
+    ("bitshift_right_u32_output_shows_int32_f32_division", [[0], [1]], False),
+    ("bitshift_left_u32_output_beyond_int32", [[4, 3], [3]], True),
+    ("bitshift_left_u32_output_beyond_int32", [[2, 3], [1]], "direction"),  # unidirectional: no bitshift run
+    ("bitshift_right_u32_output_beyond_int32", [[5, 1, 3], [2, 3]], True),
+    ("bitshift_right_u32_output_beyond_int32", [[4, 3], [3]], False),  # every shift of a value >= 2**31 is > 0
+    ("empty_as_scalar_valid", [[0], [3]], True),  # rejected [numpy_dim], but a scalar broadcasts to (3,)
+    ("empty_as_scalar_valid", [[0, 1], [2, 3]], True),
+    ("empty_as_scalar_valid", [[0], [2], [3]], False),  # 2 against 3 stays
+    ("empty_as_scalar_valid", [[2, 3], [2, 4]], False),
+]
+
+
+@pytest.mark.parametrize(("trait", "shapes", "holds"), TRAIT_ROWS,
+                         ids=[f"{t}-{'-'.join('x'.join(map(str, s)) or 'scalar' for s in shapes)}"
+                              for t, shapes, _ in TRAIT_ROWS])
+def test_elementwise_traits_hold_where_they_should(trait, shapes, holds):
+    raw = {"shapes": shapes}
+    if holds == "direction":
+        raw["direction"] = "unidirectional"
+    got = traits.TRAITS[trait][0](params.parse(raw))
+    assert got is (holds is True), f"{trait}({shapes})={got}, but should be {holds is True}"

@@ -4,6 +4,7 @@ conformance/known/<backend>.yaml): a bug is described by what its inputs are, no
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -29,13 +30,13 @@ def _first_grows(p: ElementwiseParams) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _fed(p: ElementwiseParams, function: str) -> tuple[np.ndarray, ...] | None:
-    """The f32 inputs a check of ``function`` is fed (as conformance/run/execute.py feeds them), or None where the
-    case does not run the function in f32 or is rejected."""
-    if function not in params.versions(p) or "f32" not in functions.FUNCTIONS[function].dtypes or \
+def _fed(p: ElementwiseParams, function: str, dtype: str = "f32") -> tuple[np.ndarray, ...] | None:
+    """The inputs a check of ``function`` in ``dtype`` is fed (as conformance/run/execute.py feeds them), or None
+    where the case does not run the function in that type or is rejected."""
+    if function not in params.versions(p) or dtype not in functions.FUNCTIONS[function].dtypes or \
             params.outcome(p)[1] is not None:
         return None
-    return tuple(params.make_inputs(p, "f32", salt(params.to_json(p)), function).values())
+    return tuple(params.make_inputs(p, dtype, salt(params.to_json(p)), function).values())
 
 
 def _shows(function: str, change: Callable[[np.ndarray], np.ndarray]) -> Callable[[ElementwiseParams], bool]:
@@ -68,6 +69,48 @@ def _clamped(a: np.ndarray) -> np.ndarray:
     finite = np.isfinite(a)
     return np.where(finite & (a > BF16_MAX), BF16_MAX, np.where(finite & (a < -BF16_MAX), -BF16_MAX, a)
                     ).astype(np.float32)
+
+
+def _computed(function: str, dtype: str, runtime: Callable[..., np.ndarray]) -> Callable[[ElementwiseParams], bool]:
+    """The case's output of ``function`` in ``dtype`` differs, bit for bit, when ``runtime`` computes it from the
+    inputs broadcast to one shape (a model of how a runtime gets it wrong)."""
+    def holds(p: ElementwiseParams) -> bool:
+        fed = _fed(p, function, dtype)
+        if fed is None:
+            return False
+        right = params.expected(p, dict(enumerate(fed)), function)  # type: ignore[arg-type]
+        with np.errstate(all="ignore"):
+            wrong = np.asarray(runtime(*np.broadcast_arrays(*fed))).astype(right.dtype)
+        return not np.array_equal(right.view(f"u{right.itemsize}"), wrong.view(f"u{wrong.itemsize}"))
+    return holds
+
+
+def _shifted_u8_saturated(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x << y computed as x * 2**y and stored to u8 with saturation (not wrapped)."""
+    return np.minimum(x.astype(np.int64) << y.astype(np.int64), 255)
+
+
+def _shifted_u8_rounded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x >> y computed as x / 2**y in f32 and rounded to nearest, ties to even (not floored)."""
+    return np.rint(x.astype(np.float32) / np.float32(2) ** y.astype(np.float32))
+
+
+def _shifted_u32_as_int32_in_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x >> y computed as x / 2**y on the bits of both read as int32, divided in f32 and rounded toward zero."""
+    wide = (x.astype(np.uint32).view(np.int32).astype(np.float32) /
+            (np.uint32(1) << y.astype(np.uint32)).view(np.int32).astype(np.float32))
+    return np.trunc(wide).astype(np.int64).astype(np.int32).view(np.uint32)
+
+
+def _beyond_int32(shift: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """The u32 result of ``shift`` with every value above 2**31 - 1 saturated to 2**31 - 1."""
+    return lambda x, y: np.minimum(shift(x.astype(np.uint64), y.astype(np.uint64)) & 0xFFFFFFFF, 2**31 - 1)
+
+
+def _empty_as_scalar_valid(p: ElementwiseParams) -> bool:
+    """The inputs follow the rules once every input without elements is replaced by a scalar."""
+    scalars = tuple(() if 0 in s else s for s in p.shapes)
+    return params.outcome(replace(p, shapes=scalars))[1] is None
 
 
 def _negative_zero_minus_zero(p: ElementwiseParams) -> bool:
@@ -105,6 +148,23 @@ VALUE_TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     "subtract_f32_negative_zero_minus_zero": (_negative_zero_minus_zero, "subtract in f32 meets -0.0 - +0.0"),
     "select_f32_negative_zero_from_then": (_negative_zero_selected_from_then, "select in f32 picks a -0.0 of its "
                                                                               "second input"),
+    "mean_f32_output_shows_plus_zero_added": (_computed("mean", "f32", lambda a, b: (a + b) / np.float32(2) + 0),
+                                              "mean in f32: the output changes when +0.0 is added to it (a -0.0 "
+                                              "becomes +0.0)"),
+    "bitshift_left_u8_output_shows_saturation": (_computed("bitshift_left", "u8", _shifted_u8_saturated),
+                                                 "bitshift_left in u8: a result above 255 (saturated to 255 "
+                                                 "instead of losing its high bits)"),
+    "bitshift_right_u8_output_shows_rounding": (_computed("bitshift_right", "u8", _shifted_u8_rounded),
+                                                "bitshift_right in u8: the output changes when x / 2**y is rounded "
+                                                "to nearest instead of floored"),
+    "bitshift_right_u32_output_shows_int32_f32_division": (
+        _computed("bitshift_right", "u32", _shifted_u32_as_int32_in_f32),
+        "bitshift_right in u32: the output changes when x / 2**y is computed on int32 bits in f32, rounded toward "
+        "zero"),
+    "bitshift_left_u32_output_beyond_int32": (_computed("bitshift_left", "u32", _beyond_int32(np.left_shift)),
+                                              "bitshift_left in u32: a result above 2**31 - 1"),
+    "bitshift_right_u32_output_beyond_int32": (_computed("bitshift_right", "u32", _beyond_int32(np.right_shift)),
+                                               "bitshift_right in u32: a result above 2**31 - 1"),
 }
 
 TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
@@ -118,6 +178,8 @@ TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     "three_inputs": (lambda p: len(p.shapes) == 3, "three inputs"),
     "output_rank_above_6": (lambda p: max(len(s) for s in p.shapes) > 6, "an input of rank 7 or more"),
     "valid": (lambda p: params.outcome(p)[1] is None, "the inputs follow the rules (the case expects a shape)"),
+    "empty_as_scalar_valid": (_empty_as_scalar_valid, "the inputs would follow the rules if every input without "
+                                                      "elements were a scalar"),
     "numpy_dim_broken": (lambda p: params.outcome(p)[1] == "numpy_dim", "right-aligned dimensions neither equal "
                                                                          "nor 1"),
     "slope_1d_off_channel": (_slope_1d_off_channel, "a 1-D second input (PRelu's slope) longer than 1 that is not "
