@@ -587,7 +587,8 @@ def test_the_readmes_command_is_a_run_of_the_whole_suite():
     from conformance.plugin.options import part_of_the_suite
 
     def config(*args, **options):
-        values = {"check": None, "path": None, "dtype": None, "op": None, "mode": None, "shard": None, "backend": None, **options}
+        values = {"check": None, "path": None, "dtype": None, "op": None, "mode": None, "shard": None, "backend": None,
+                  **options}
         return SimpleNamespace(option=SimpleNamespace(keyword="", markexpr=""), args=list(args), rootpath=ROOT,
                                getoption=values.__getitem__)
 
