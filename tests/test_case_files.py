@@ -4,6 +4,7 @@ written to tmp_path are refused with their file, line and a message that says wh
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -280,3 +281,13 @@ def test_bom_prefixed_file_loads_like_the_plain_one(tmp_path: Path) -> None:
     [plain_cases], [bom_cases] = plain.values(), bom.values()
     assert bom_cases == plain_cases, f"cases={bom_cases}, but should be {plain_cases}"
     assert (bom_cases[0].line, bom_cases[0].params.versions) == (3, (1, 3)), f"case={bom_cases[0]}"
+
+
+def test_the_readmes_case_file_example_loads(tmp_path):
+    """README's "Adding a case" YAML is a case file the loader takes, both of its cases checked by their reference."""
+    block = re.search(r"```yaml\n(.*?)```", (CASES_DIR.parent / "README.md").read_text(encoding="utf-8"), re.S)
+    assert block is not None
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "readme.yaml").write_text(block.group(1), encoding="utf-8")
+    loaded, errors = load_all(tmp_path / "cases", tmp_path)
+    assert not errors and [c.op for cases in loaded.values() for c in cases] == ["broadcast", "elementwise"]
