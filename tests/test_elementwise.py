@@ -207,3 +207,25 @@ def test_elementwise_traits_hold_where_they_should(trait, shapes, holds):
         raw["direction"] = "unidirectional"
     got = traits.TRAITS[trait][0](params.parse(raw))
     assert got is (holds is True), f"{trait}({shapes})={got}, but should be {holds is True}"
+
+
+def test_scalar_first_1d_second_names_scalar_data_with_a_1d_slope():
+    from conformance.ops.elementwise import params, traits
+
+    def holds(*shapes):
+        return traits.TRAITS["scalar_first_1d_second"][0](params.parse({"shapes": [list(s) for s in shapes]}))
+
+    assert holds((), (1,)) and holds((), (4,))
+    assert not holds((), ()) and not holds((), (2, 3)) and not holds((1,), ()) and not holds((3,), (3,))
+
+
+@pytest.mark.parametrize(("shapes", "changes", "valid_as_scalar"), [
+    ([[0], [1]], True, False), ([[0], [3]], False, True), ([[2, 0], [0]], False, False),
+    ([[0, 3], []], False, False), ([[2, 3], [0, 1]], False, False), ([[0], [0]], True, False)])
+def test_empty_vector_traits_take_inputs_of_shape_0_only(shapes, changes, valid_as_scalar):
+    """OpenVINO 2025.0's ONNX frontend makes only an initializer of shape (0,) a scalar: the traits that describe it."""
+    from conformance.ops.elementwise import params, traits
+
+    p = params.parse({"shapes": shapes})
+    assert traits.TRAITS["empty_vector_as_scalar_changes_output"][0](p) is changes
+    assert traits.TRAITS["empty_vector_as_scalar_valid"][0](p) is valid_as_scalar

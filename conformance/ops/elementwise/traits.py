@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from conformance.data import salt
+from conformance.ops.base import Shape
 from conformance.ops.elementwise import functions, params
 from conformance.ops.elementwise.params import ElementwiseParams
 
@@ -113,6 +114,20 @@ def _empty_as_scalar_valid(p: ElementwiseParams) -> bool:
     return params.outcome(replace(p, shapes=scalars))[1] is None
 
 
+def _empty_vector_as_scalar(p: ElementwiseParams) -> tuple[Shape | None, str | None]:
+    """The outcome once every input of shape (0,) (and no other) is replaced by a scalar."""
+    return params.outcome(replace(p, shapes=tuple(() if s == (0,) else s for s in p.shapes)))
+
+
+def _empty_vector_as_scalar_changes_output(p: ElementwiseParams) -> bool:
+    shape, rule = params.outcome(p)
+    return rule is None and (0,) in p.shapes and _empty_vector_as_scalar(p) != (shape, None)
+
+
+def _empty_vector_as_scalar_valid(p: ElementwiseParams) -> bool:
+    return params.outcome(p)[1] is not None and (0,) in p.shapes and _empty_vector_as_scalar(p)[1] is None
+
+
 def _negative_zero_minus_zero(p: ElementwiseParams) -> bool:
     """subtract in f32 meets -0.0 - +0.0 (-0.0 by IEEE 754) at some output element."""
     fed = _fed(p, "subtract")
@@ -172,6 +187,8 @@ TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     "ranks_differ": (lambda p: len({len(s) for s in p.shapes}) > 1, "the inputs' ranks differ"),
     "rank0_input": (lambda p: any(len(s) == 0 for s in p.shapes), "an input is of rank 0 (a scalar)"),
     "all_rank0": (lambda p: all(len(s) == 0 for s in p.shapes), "every input is of rank 0"),
+    "scalar_first_1d_second": (lambda p: len(p.shapes[0]) == 0 and len(p.shapes[1]) == 1,
+                               "the first input is a scalar and the second (PRelu's slope) of rank 1"),
     "zero_size": (lambda p: any(0 in s for s in p.shapes), "an input has a dimension 0"),
     "one_stretched": (_stretched, "a dimension 1 is stretched to a larger one"),
     "first_grows": (_first_grows, "the first input is smaller than the broadcast shape"),
@@ -180,6 +197,12 @@ TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     "valid": (lambda p: params.outcome(p)[1] is None, "the inputs follow the rules (the case expects a shape)"),
     "empty_as_scalar_valid": (_empty_as_scalar_valid, "the inputs would follow the rules if every input without "
                                                       "elements were a scalar"),
+    "empty_vector_as_scalar_changes_output": (
+        _empty_vector_as_scalar_changes_output,
+        "valid inputs whose output shape changes if every input of shape (0,) were a scalar"),
+    "empty_vector_as_scalar_valid": (
+        _empty_vector_as_scalar_valid,
+        "invalid inputs that would follow the rules if every input of shape (0,) were a scalar"),
     "numpy_dim_broken": (lambda p: params.outcome(p)[1] == "numpy_dim", "right-aligned dimensions neither equal "
                                                                          "nor 1"),
     "slope_1d_off_channel": (_slope_1d_off_channel, "a 1-D second input (PRelu's slope) longer than 1 that is not "
