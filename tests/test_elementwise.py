@@ -195,6 +195,17 @@ TRAIT_ROWS = [  # (trait, shapes, holds): a case where it holds first, then wher
     ("empty_as_scalar_valid", [[0, 1], [2, 3]], True),
     ("empty_as_scalar_valid", [[0], [2], [3]], False),  # 2 against 3 stays
     ("empty_as_scalar_valid", [[2, 3], [2, 4]], False),
+    ("slope_1d_on_channel", [[3, 2, 5], [2]], True),
+    ("slope_1d_on_channel", [[2, 4], [2]], False),  # axis 1 is 4
+    ("slope_1d_on_channel", [[2, 1, 2], [2]], False),
+    ("slope_1d_length_once_in_first", [[2, 4], [2]], True),
+    ("slope_1d_length_once_in_first", [[2, 2, 5], [2]], False),  # found twice
+    ("first_axis1_is_1", [[2, 1, 2], [2]], True),
+    ("first_axis1_is_1", [[1], [1]], False),  # rank 1
+    ("select_else_selection_scalar_in_merge", [[1], [2, 5, 4, 5, 3], [5, 1]], True),
+    ("select_else_selection_scalar_in_merge", [[], [2, 3], []], True),  # the else-selection has one element
+    ("select_else_selection_scalar_in_merge", [[2, 4], [2, 4], [2, 4]], False),
+    ("select_else_selection_scalar_in_merge", [[4, 1], [4, 1], [1, 3]], False),  # then-selection the scalar one
 ]
 
 

@@ -153,6 +153,68 @@ def _slope_1d_off_channel(p: ElementwiseParams) -> bool:
     return len(p.shapes) == 2 and len(data) >= 2 and len(slope) == 1 and slope[0] > 1 and slope[0] != data[1]
 
 
+def _slope_1d_on_channel(p: ElementwiseParams) -> bool:
+    """PRelu-style: data of rank 2 or more and a 1-D slope longer than 1 as long as data's axis 1 (OpenVINO's PRelu
+    lays such a slope along axis 1, its channel axis, whatever data's last axis is)."""
+    data, slope = p.shapes[0], p.shapes[-1]
+    return len(p.shapes) == 2 and len(data) >= 2 and len(slope) == 1 and slope[0] > 1 and slope[0] == data[1]
+
+
+def _slope_1d_length_once_in_first(p: ElementwiseParams) -> bool:
+    """PRelu-style: a 1-D slope whose length is exactly one of data's dimensions (onnx's reference PRelu lays it
+    along that axis when numpy cannot broadcast it)."""
+    data, slope = p.shapes[0], p.shapes[-1]
+    return len(p.shapes) == 2 and len(slope) == 1 and list(data).count(slope[0]) == 1
+
+
+def _prelu_channel_slope_shows(p: ElementwiseParams) -> bool:
+    """prelu in f32: the output changes when a 1-D slope as long as data's axis 1 is laid along that axis instead
+    of data's last axis (valid cases only: nothing is computed for a rejection)."""
+    fed = _fed(p, "prelu")
+    if fed is None or not _slope_1d_on_channel(p):
+        return False
+    data, slope = fed
+    right = params.expected(p, dict(enumerate(fed)), "prelu")  # type: ignore[arg-type]
+    along = slope.reshape((1, slope.size) + (1,) * (data.ndim - 2))
+    wrong = np.where(data < 0, np.multiply(data, along), data).astype(right.dtype)
+    return not np.array_equal(right.view(f"u{right.itemsize}"), wrong.view(f"u{wrong.itemsize}"))
+
+
+def _zero_second_input_dropped(*xs: np.ndarray) -> np.ndarray:
+    """x + y taken as x where y holds only +0.0 (two inputs; the sum otherwise)."""
+    if len(xs) == 2 and not xs[1].view(np.uint32).any():
+        return xs[0]
+    return np.asarray(sum(xs[1:], xs[0]))
+
+
+def _first_axis1_is_1(p: ElementwiseParams) -> bool:
+    """The first input is of rank 2 or more with a dimension 1 on axis 1."""
+    return len(p.shapes[0]) >= 2 and p.shapes[0][1] == 1
+
+
+def _else_selection_scalar_in_merge(p: ElementwiseParams) -> bool:
+    """ONNX Runtime's Where selects then-values (condition, then) and else-values (condition, else) apart and merges
+    the two selections two at a time (where_op.cc); the merge keeps the then-selection's span as it is where the
+    else-selection is a scalar over the innermost span: it has one element, or on the innermost axis where the two
+    are not both 1 it is 1 and the then-selection is not."""
+    if len(p.shapes) != 3:
+        return False
+    condition, then, other = p.shapes
+    try:
+        x = np.broadcast_shapes(condition, then)
+        y = np.broadcast_shapes(condition, other)
+    except ValueError:
+        return False
+    if int(np.prod(y)) == 1:
+        return True
+    rank = max(len(x), len(y))
+    x, y = (1,) * (rank - len(x)) + x, (1,) * (rank - len(y)) + y
+    for dx, dy in zip(reversed(x), reversed(y), strict=True):
+        if dx != 1 or dy != 1:
+            return dy == 1
+    return False
+
+
 VALUE_TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     **{f"{f}_f32_output_shows_constant_flush": (_shows(f, _flushed), f"{f} in f32: the output changes when the "
                                                 "inputs' subnormals (and -0.0 beside them) are flushed to +0.0")
@@ -163,6 +225,15 @@ VALUE_TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
     "subtract_f32_negative_zero_minus_zero": (_negative_zero_minus_zero, "subtract in f32 meets -0.0 - +0.0"),
     "select_f32_negative_zero_from_then": (_negative_zero_selected_from_then, "select in f32 picks a -0.0 of its "
                                                                               "second input"),
+    "add_f32_output_shows_zero_start_sum": (_computed("add", "f32", lambda *xs: sum(xs)),
+                                            "add in f32: the output changes when the inputs are summed from an "
+                                            "integer 0 (0 + -0.0 is +0.0), as Python's sum does"),
+    "add_f32_output_shows_zero_second_input_dropped": (
+        _computed("add", "f32", _zero_second_input_dropped),
+        "add in f32 of two inputs: the output changes when a second input of only +0.0 is dropped (x + 0 taken as "
+        "x, which keeps a -0.0 of x)"),
+    "prelu_f32_output_shows_channel_slope": (_prelu_channel_slope_shows, "prelu in f32: the output changes when a "
+                                             "1-D slope as long as data's axis 1 is laid along that axis"),
     "mean_f32_output_shows_plus_zero_added": (_computed("mean", "f32", lambda a, b: (a + b) / np.float32(2) + 0),
                                               "mean in f32: the output changes when +0.0 is added to it (a -0.0 "
                                               "becomes +0.0)"),
@@ -207,5 +278,14 @@ TRAITS: dict[str, tuple[Callable[[ElementwiseParams], bool], str]] = {
                                                                          "nor 1"),
     "slope_1d_off_channel": (_slope_1d_off_channel, "a 1-D second input (PRelu's slope) longer than 1 that is not "
                                                      "as long as the first input's axis 1, of rank 2 or more"),
+    "slope_1d_on_channel": (_slope_1d_on_channel, "a 1-D second input (PRelu's slope) longer than 1 as long as the "
+                                                   "first input's axis 1, of rank 2 or more"),
+    "slope_1d_length_once_in_first": (_slope_1d_length_once_in_first, "a 1-D second input (PRelu's slope) whose "
+                                                                       "length is exactly one of the first input's "
+                                                                       "dimensions"),
+    "first_axis1_is_1": (_first_axis1_is_1, "the first input is of rank 2 or more with a dimension 1 on axis 1"),
+    "select_else_selection_scalar_in_merge": (_else_selection_scalar_in_merge, "three inputs whose else-selection "
+                                              "(condition and else broadcast) is a scalar over the innermost span of "
+                                              "ONNX Runtime's merge with the then-selection"),
     **VALUE_TRAITS,
 }
