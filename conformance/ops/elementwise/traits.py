@@ -108,24 +108,32 @@ def _beyond_int32(shift: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]
     return lambda x, y: np.minimum(shift(x.astype(np.uint64), y.astype(np.uint64)) & 0xFFFFFFFF, 2**31 - 1)
 
 
+def _as_scalars(p: ElementwiseParams, which: Callable[[tuple[int, ...]], bool]) -> tuple[Shape | None, str | None]:
+    """The outcome once every input whose shape ``which`` picks is replaced by a scalar (a runtime that reads an
+    input without elements as one)."""
+    return params.outcome(replace(p, shapes=tuple(() if which(s) else s for s in p.shapes)))
+
+
+def _empty(shape: tuple[int, ...]) -> bool:
+    return 0 in shape
+
+
+def _empty_vector(shape: tuple[int, ...]) -> bool:
+    return shape == (0,)
+
+
 def _empty_as_scalar_valid(p: ElementwiseParams) -> bool:
     """The inputs follow the rules once every input without elements is replaced by a scalar."""
-    scalars = tuple(() if 0 in s else s for s in p.shapes)
-    return params.outcome(replace(p, shapes=scalars))[1] is None
-
-
-def _empty_vector_as_scalar(p: ElementwiseParams) -> tuple[Shape | None, str | None]:
-    """The outcome once every input of shape (0,) (and no other) is replaced by a scalar."""
-    return params.outcome(replace(p, shapes=tuple(() if s == (0,) else s for s in p.shapes)))
+    return _as_scalars(p, _empty)[1] is None
 
 
 def _empty_vector_as_scalar_changes_output(p: ElementwiseParams) -> bool:
     shape, rule = params.outcome(p)
-    return rule is None and (0,) in p.shapes and _empty_vector_as_scalar(p) != (shape, None)
+    return rule is None and (0,) in p.shapes and _as_scalars(p, _empty_vector) != (shape, None)
 
 
 def _empty_vector_as_scalar_valid(p: ElementwiseParams) -> bool:
-    return params.outcome(p)[1] is not None and (0,) in p.shapes and _empty_vector_as_scalar(p)[1] is None
+    return params.outcome(p)[1] is not None and (0,) in p.shapes and _as_scalars(p, _empty_vector)[1] is None
 
 
 def _negative_zero_minus_zero(p: ElementwiseParams) -> bool:
