@@ -4,8 +4,8 @@ Each mode is the jax function that is that rule: numpy mode ``jnp.broadcast_to(d
 ``lax.broadcast_in_dim(data, target_shape, broadcast_dimensions=axes_mapping)`` (jax's own reference of it,
 jax/_src/lax_reference.py, is the explicit rule: each operand axis goes to the output axis it names, a dimension
 of 1 stretched); bidirectional mode ``jnp.broadcast_to(data, jnp.broadcast_shapes(data.shape, target_shape))``. The
-shape inputs are given as the arrays the suite holds (jax reads a shape from any sequence of integers), so what jax
-does with a shape of another rank, a negative value or another integer type is jax's own reading.
+shape inputs are given as a user writes them, Python tuples of ints (``as_python``), so what jax does with a shape of
+another rank, a negative value or a value beyond int64 is jax's own reading.
 
 Path axes: ``execution``, the call run eagerly (op by op, the default) or inside ``jax.jit`` (the data an argument
 of the jitted function, the shapes static: they are Python values of the traced function, as jax requires of a
@@ -41,13 +41,27 @@ def broadcast_call(request: Request) -> Callable[[Any], Any]:
     import jax.numpy as jnp
     from jax import lax
 
-    target, mode = request.target_shape, request.mode
+    target, mode = as_python(request.target_shape), request.mode
     if mode == "numpy":
         return lambda data: jnp.broadcast_to(data, target)
     if mode == "explicit":
-        axes = request.axes_mapping
+        axes = as_python(request.axes_mapping)
         return lambda data: lax.broadcast_in_dim(data, target, axes)
     return lambda data: jnp.broadcast_to(data, jnp.broadcast_shapes(data.shape, target))
+
+
+def as_python(values: np.ndarray | None) -> Any:
+    """A shape input as a user writes it in Python: a tuple of ints (nested for a shape input of rank 2 or more, an
+    int for a scalar); jax's functions take Python sequences as shapes (lax.broadcast_in_dim compares a numpy shape
+    with ``==`` and fails on the array, an error of ours, not jax's reading of the values)."""
+    if values is None:
+        return None
+    listed = np.asarray(values).tolist()
+
+    def tupled(v: Any) -> Any:
+        return tuple(tupled(x) for x in v) if isinstance(v, list) else v
+
+    return tupled(listed)
 
 
 @contextmanager

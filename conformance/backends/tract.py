@@ -38,6 +38,16 @@ class TractBackend(ExpandBackend):
     unsupported = {"string": NO_TYPE.format(what="string type"), "bf16": NO_TYPE.format(what="bfloat16")}
     preload = ("tract", "onnx", "conformance.backends.tract")
 
+    def unavailable(self) -> str | None:
+        reason = super().unavailable()
+        if reason is not None:
+            return reason
+        try:
+            import tract  # noqa: F401
+        except ImportError as e:  # installed, but its native library does not load here
+            return f"tract cannot be imported: {e}"
+        return None
+
     @staticmethod
     def typed(model: Any) -> tuple[Any, list[str]] | Outcome:
         """The model loaded and typed (tract's Model), with its graph inputs' names in tract's order; or the
