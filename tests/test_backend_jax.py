@@ -112,7 +112,8 @@ def test_run_many_shares_one_jitted_function_and_keeps_each_result():
     alone = [backend.run(r) for r in requests]
     assert [o.output.tobytes() for o in shared] == [o.output.tobytes() for o in alone]
     assert [o.output.shape for o in shared] == [(2, 3), (2, 0), (3, 2), (2, 3, 4), (2, 3, 4), (0,)]
-    with pytest.raises(Exception, match="Incompatible types for broadcasting"):  # one refusal: the harness runs each alone
+    # one refusal: the whole call raises, and the harness runs each alone
+    with pytest.raises(Exception, match="Incompatible types for broadcasting"):
         backend.run_many([*requests, builders.request(make_data((3,), "u8"), (2,), path=path)])
 
 

@@ -7,8 +7,8 @@ of 1 stretched); bidirectional mode ``jnp.broadcast_to(data, jnp.broadcast_shape
 shape inputs are given as a user writes them, Python tuples of ints (``as_python``), so what jax does with a shape of
 another rank, a negative value or a value beyond int64 is jax's own reading.
 
-Path axes: ``execution``, the call run eagerly (op by op, the default) or inside ``jax.jit`` (the data an argument
-of the jitted function, the shapes static: they are Python values of the traced function, as jax requires of a
+Path axes: ``execution``, the call run eagerly on a jax array (op by op, the default) or inside ``jax.jit`` (the data
+an argument of the jitted function, the shapes static: Python values of the traced function, as jax requires of a
 shape); ``x64``, jax's 64-bit mode (``jax_enable_x64``) on, the default here, or off, jax's own default, where
 64-bit inputs become 32-bit ones. A shape-only check (an output beyond the output budget) asks ``jax.eval_shape``,
 which traces the call and allocates nothing. Jax has no string arrays, and traces with concrete shapes only (a
@@ -112,12 +112,15 @@ class JaxBackend(Backend):
 
     def run(self, request: Request) -> Outcome:
         import jax
+        import jax.numpy as jnp
 
         call = broadcast_call(request)
         jitted = request.path.get("execution") == "jit"
         with x64_mode(request.path):
             try:
-                result = (jax.jit(call) if jitted else call)(request.data)
+                # eager: on a jax array, as jax code holds its data (lax.broadcast_in_dim takes a shortcut for one,
+                # jax-broadcast-in-dim-empty-dimensions-returns-operand); jit: the numpy array is the argument
+                result = jax.jit(call)(request.data) if jitted else call(jnp.asarray(request.data))
                 output = np.array(result, copy=True)
             except Exception as e:  # jax's TypeError/ValueError for a shape it refuses, or whatever XLA raises
                 return Outcome(error=f"{type(e).__name__}: {e}", stage="trace" if jitted else "validate")

@@ -359,6 +359,10 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                            "data dimension of 1 or none"),
     "unsorted_axes_otherwise_valid": (_unsorted_axes_otherwise_valid, "explicit: axes_mapping is unsorted, and valid "
                                       "but for its order (each data dimension 1 or the value of the axis it names)"),
+    "empty_axes_for_data_of_target_rank": (lambda c: c.mode == "explicit" and _is_1d(c.axes_mapping) and not _axes(c)
+                                           and _is_1d(c.target_shape) and len(_target(c)) == len(c.data_shape) > 0,
+                                           "explicit: axes_mapping is empty, and the data (not a scalar) has the "
+                                           "target's rank"),
     "duplicate_axes": (lambda c: _is_1d(c.axes_mapping) and len(set(_axes(c))) < len(_axes(c)),
                        "axes_mapping (1-D) repeats an axis"),
     "axes_mapping_in_numpy_mode": (lambda c: c.mode != "explicit" and c.axes_mapping is not None,
