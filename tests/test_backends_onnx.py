@@ -39,7 +39,8 @@ def test_the_seven_built_in_backends():
     for name in BUILTIN:
         backend = load(name)
         if name == "jax" and backend.unavailable() is not None:  # an extra: absent from the default install
-            assert "broadcast-conformance[jax]" in backend.unavailable() or "cannot be imported" in backend.unavailable()
+            reason = backend.unavailable()
+            assert "broadcast-conformance[jax]" in reason or "cannot be imported" in reason
             continue
         assert backend.name == name and backend.unavailable() is None, backend.unavailable()
 

@@ -79,7 +79,9 @@ class JaxBackend(Backend):
     axes = (EXECUTION, X64)
     dtypes = frozenset(DTYPES) - {"string"}
     unsupported = {"string": "jax arrays hold numbers and booleans only: there is no string element type"}
-    preload = ("jax", "jax.numpy", "jax.lax", "conformance.backends.jax")
+    # jaxlib.mlir.dialects.mhlo: imported when the first call is lowered (~20 modules), else in every fresh worker
+    preload = ("jax", "jax.numpy", "jax.lax", "jaxlib.mlir.dialects.mhlo", "jaxlib.mlir.dialects.builtin",
+               "conformance.backends.jax")
 
     def unavailable(self) -> str | None:
         reason = super().unavailable()

@@ -36,7 +36,7 @@ class TractBackend(ExpandBackend):
     also_every = ({"data": "initializer"},)
     dtypes = EXPAND_DTYPES - {"string", "bf16"}
     unsupported = {"string": NO_TYPE.format(what="string type"), "bf16": NO_TYPE.format(what="bfloat16")}
-    preload = ("tract", "onnx", "conformance.backends.tract")
+    preload = ("tract", "numpy.ctypeslib", "onnx", "conformance.backends.tract")  # ctypeslib: Tensor.to_numpy
 
     def unavailable(self) -> str | None:
         reason = super().unavailable()
