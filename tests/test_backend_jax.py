@@ -170,3 +170,27 @@ def test_a_jax_not_installed_names_the_extra():
 
     assert Absent().unavailable() == ("package 'jax-not-installed-here' is not installed "
                                       "(pip install 'broadcast-conformance[jax]')")
+
+
+@pytest.mark.parametrize(("data_shape", "target", "axes", "holds"), [
+    ((2, 3), (3, 2), (1, 0), True),  # jax transposes
+    ((2, 1), (3, 2), (1, 0), True),  # a 1 stretched, in the wrong order
+    ((2, 3), (3, 2), (0, 1), False),  # sorted: explicit_dim breaks it, and jax refuses it
+    ((2, 3), (2, 3), (1, 0), False),  # 2 against 3 once transposed: jax refuses it
+    ((2, 3), (3, 2), (1, 1), False),  # a duplicate
+    ((2, 3), (3, 2), (2, 0), False),  # out of range
+])
+def test_the_trait_of_unsorted_broadcast_dimensions_jax_accepts(data_shape, target, axes, holds):
+    from conformance.ops.broadcast import traits
+
+    case = builders.case("explicit", data_shape, target, axes)
+    assert traits.holds("unsorted_axes_otherwise_valid", case.params) is holds
+
+
+@pytest.mark.parametrize(("data_shape", "target", "holds"), [((2, 3), (2, 3), True), ((2, 3), (3, 2), True),
+                                                             ((), (), False), ((3,), (2, 3), False)])
+def test_the_trait_of_empty_broadcast_dimensions_jax_returns_the_operand_for(data_shape, target, holds):
+    from conformance.ops.broadcast import traits
+
+    case = builders.case("explicit", data_shape, target, ())
+    assert traits.holds("empty_axes_for_data_of_target_rank", case.params) is holds

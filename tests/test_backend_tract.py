@@ -92,3 +92,17 @@ def test_a_missing_tract_is_a_skip_with_the_reason():
         package = "tract-not-installed-here"
 
     assert Absent().unavailable() == "package 'tract-not-installed-here' is not installed"
+
+
+@pytest.mark.parametrize(("data_shape", "target", "holds"), [
+    ((3,), (-1, 3), True),  # -1 faces no data dimension: tract aborts
+    ((1,), (2**31, 0), True),  # 2**31 is negative as an int32
+    ((1,), (2**32, 0), False),  # 0 as an int32: a wrong shape, no abort
+    ((3,), (2, -1), False),  # -1 faces 3: tract refuses it with an error
+    ((1,), (-5,), True),  # faces a 1
+])
+def test_the_trait_of_shape_values_tract_reads_as_negative_dimensions(data_shape, target, holds):
+    from conformance.ops.broadcast import traits
+
+    case = builders.case("bidirectional", data_shape, target)
+    assert traits.holds("target_negative_in_int32_unmatched", case.params) is holds
