@@ -363,6 +363,7 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                            and _is_1d(c.target_shape) and len(_target(c)) == len(c.data_shape) > 0,
                                            "explicit: axes_mapping is empty, and the data (not a scalar) has the "
                                            "target's rank"),
+    "dynamic_data": (lambda c: None in tuple(c.data_shape), "a data dimension is unknown until run time"),
     "duplicate_axes": (lambda c: _is_1d(c.axes_mapping) and len(set(_axes(c))) < len(_axes(c)),
                        "axes_mapping (1-D) repeats an axis"),
     "axes_mapping_in_numpy_mode": (lambda c: c.mode != "explicit" and c.axes_mapping is not None,
