@@ -388,7 +388,7 @@ class InProcess:
     def outcome(self, check: Any, request: Request) -> tuple[Outcome, str]:
         return self.fresh(check, request), "own, fresh worker"
 
-    def fresh(self, check: Any, request: Request) -> Outcome:
+    def fresh(self, check: Any, request: Request, timeout: float | None = None) -> Outcome:
         return self.backend.declare(request) if request.shape_only else self.backend.run(request)
 
     def doubt(self, check: Any) -> None:
@@ -475,3 +475,21 @@ if __name__ == "__main__":
     for what, checks in mismatched.items():
         print(f"{len(checks):7d}  {what}: {checks[:10]}")
     sys.exit(1 if mismatched else 0)
+
+
+def test_only_a_timeout_entry_gives_a_timeout_and_a_positive_one(tmp_path):
+    from conformance.known.entries import KnownFileError, read_file
+
+    def entry(verdict: str, timeout: object) -> str:
+        return (f"- id: e\n  match: {{dtype: f32}}\n  verdict: {verdict}\n  timeout: {timeout}\n  reason: r\n"
+                f"  link: https://example.org\n")
+
+    path = tmp_path / "local.yaml"
+    path.write_text(entry("timeout", 5))
+    (known,) = read_file(path, "local")
+    assert known.timeout == 5.0
+    for verdict, timeout in (("crash", 5), ("timeout", 0), ("timeout", "soon")):
+        path.write_text(entry(verdict, timeout))
+        with pytest.raises(KnownFileError, match=r"local.yaml:4: entry 'e': timeout="):
+            read_file(path, "local")
+

@@ -55,7 +55,7 @@ class Runner(Protocol):
 
     def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]: ...
 
-    def fresh(self, check: Check, request: Request) -> Outcome: ...
+    def fresh(self, check: Check, request: Request, timeout: float | None = None) -> Outcome: ...
 
     def doubt(self, check: Check) -> None: ...
 
@@ -132,12 +132,13 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
                             record.backend_version, prepared.request.shape_only)
     entry = known_mod.find(known, facts)
     def judged(outcome: Outcome) -> tuple[Outcome, Judgement]:
-        """Every outcome is judged here: its rejection classified into the spec's rules first (conformance/rejections)."""
+        """Every outcome is judged here, its rejection classified first (conformance/rejections)."""
         outcome = classified(outcome, record.backend)
         return outcome, judge(prepared.expect, outcome, known=entry)
 
     if entry is not None:  # expected to differ from the spec: only a fresh worker's outcome can decide
-        (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), "own, fresh worker"
+        # a known hang is given its entry's timeout, not the run's
+        (outcome, judgement), model = judged(runner.fresh(check, prepared.request, entry.timeout)), "own, fresh worker"
     else:
         shared, model = runner.outcome(check, prepared.request)
         outcome, judgement = judged(shared)
