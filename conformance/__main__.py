@@ -64,6 +64,26 @@ def _known(args: argparse.Namespace) -> int:
     return known_verify.main(entries, args.backend, timeout=args.timeout, jobs=args.jobs)
 
 
+def _power(args: argparse.Namespace) -> int:
+    import importlib
+
+    from conformance.run import power
+
+    module = importlib.import_module(args.planted)
+    refs = [ref for ref, _ in module.planted()]
+    if args.only:
+        refs = [ref for ref in refs if any(o in ref or o == ref.split(":")[1] for o in args.only)]
+    rows = []
+    for row in power.measure(refs, args.cases, timeout=args.check_timeout, examples=args.generated_examples,
+                             seed=args.generated_seed):
+        rows.append(row)
+        if args.verbose:
+            print(f"  {row.name}: cases {row.cases.seconds:.1f} s, generated {row.generated.seconds:.1f} s",
+                  file=sys.stderr)
+    print(power.table(rows))
+    return 0 if power.enough(rows) else 1
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="broadcast-conformance",
                                      description="Broadcast conformance suite tools.")
@@ -102,6 +122,23 @@ def _parser() -> argparse.ArgumentParser:
     known.add_argument("--known", action="append", type=Path, default=[], metavar="FILE",
                        help="an extra known-differences file (named after its backend), as pytest --known takes")
     known.set_defaults(func=_known)
+    from conformance.run import generated
+
+    pw = commands.add_parser("power", help="which planted bugs the YAML cases and the generated check catch",
+                             description="Run the YAML cases (until the first failing check) and, separately, "
+                                         "the default generated check against each planted bug (a backend with "
+                                         "one defect, tests/planted/) and print a table. Exit 1 unless the cases "
+                                         "catch every planted bug and the generated check at least 90%.")
+    pw.add_argument("--planted", default="tests.planted", metavar="MODULE",
+                    help="the module whose planted() lists the planted bugs (default: %(default)s)")
+    pw.add_argument("--only", action="append", metavar="NAME", help="only planted bugs whose reference has NAME")
+    pw.add_argument("--cases", type=Path, default=Path("cases"), help="the case directory (default: %(default)s)")
+    pw.add_argument("--check-timeout", type=float, default=3.0, metavar="S",
+                    help="seconds a check of a planted bug may take (default: %(default)g)")
+    pw.add_argument("--generated-examples", type=int, default=generated.DEFAULT_EXAMPLES, metavar="N")
+    pw.add_argument("--generated-seed", type=int, default=generated.DEFAULT_SEED, metavar="SEED")
+    pw.add_argument("-v", "--verbose", action="store_true", help="the time each planted bug took, as it ends")
+    pw.set_defaults(func=_power)
     return parser
 
 

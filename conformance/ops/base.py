@@ -54,8 +54,9 @@ class Op:
     local_versions: Mapping[str, int | None] = field(default_factory=dict)  # that value -> the op version it runs
     # the local path values that run a case's params: value -> None, or why it does not apply
     local_paths: Callable[[Any], dict[str, str | None]] = lambda params: {}
-    # hypothesis strategy of raw op keys (as a case file gives them), for the generated checks; or None
-    strategy: Callable[[], Any] | None = None
+    # hypothesis strategy of raw op keys (as a case file gives them), for the generated checks' index-th example
+    # (an op may stratify its draws by the index; None: any example); or None
+    strategy: Callable[[int | None], Any] | None = None
     spec_ref: Callable[[Any], str] = lambda params: ""  # the spec section a generated case is judged by
     details: Callable[[Mapping[str, Any]], list[tuple[str, str]]] = lambda params: []  # report rows of params
     fields: tuple[str, ...] = ()  # params' fields a known difference may match on (``match: {mode: ...}``)

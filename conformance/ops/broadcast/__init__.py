@@ -48,12 +48,13 @@ def _spec_ref(p: params.BroadcastParams) -> str:
     return SPEC_REF[p.mode]
 
 
-def _strategy() -> Any:
-    """The generated checks' hypothesis strategy, imported when asked for: a worker process, which only runs
-    checks, never imports hypothesis (~210 ms in each fresh worker that confirms a failing check)."""
+def _strategy(index: int | None = None) -> Any:
+    """The generated checks' hypothesis strategy for the index-th example (by strata: conformance/ops/broadcast/
+    strategy.py), imported when asked for: a worker process, which only runs checks, never imports hypothesis
+    (~210 ms in each fresh worker that confirms a failing check)."""
     from conformance.ops.broadcast import strategy
 
-    return strategy.inputs()
+    return strategy.inputs(index)
 
 
 OP = Op(
