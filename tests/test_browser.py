@@ -327,7 +327,8 @@ def test_at_1440_px_nothing_scrolls_sideways_and_a_link_lands_below_the_filter_b
     summary = page.locator(f'#details [data-check="{check["id"]}"].linked').first.locator(
         "xpath=ancestor::details[contains(@class, 'check')]/summary")
     expect(summary).to_be_visible()
-    page.wait_for_timeout(300)  # the page settles: the cases above are laid out as they come into view
+    # The page settles (the cases above are laid out as they come into view), holding the check in place.
+    expect(page.locator("html")).not_to_have_attribute("data-settling", "")
     bar = page.locator("#filters").bounding_box()
     top = summary.bounding_box()["y"]
     assert bar["y"] + bar["height"] <= top <= bar["y"] + bar["height"] + 20, (bar, top)
@@ -543,7 +544,8 @@ def test_a_page_of_200000_checks_counts_filters_and_links_right(tab, synthetic_r
     expect(line).to_have_class("linked")
     expect(line).to_have_text(crash["rerun"])
     assert line.evaluate("el => el.closest('details.check').open")
-    page.wait_for_timeout(500)  # the cases above it are laid out as they come into view: the check stays in place
+    # The cases above it are laid out as they come into view: the check is held in place until the page is still.
+    expect(page.locator("html")).not_to_have_attribute("data-settling", "")
     bar = page.locator("#filters").bounding_box()
     heading = line.locator("xpath=ancestor::details[contains(@class, 'check')]/summary").bounding_box()
     assert bar["y"] + bar["height"] <= heading["y"] <= bar["y"] + bar["height"] + 20, (bar, heading)

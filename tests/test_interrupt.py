@@ -206,10 +206,10 @@ def test_sigterm_under_xdist_stops_the_run_and_makes_nothing_up(tmp_path: Path, 
     every item (a case on a backend: 2 checks here) is whole."""
     proc = start_xdist_run(tmp_path)
     wait_for_checks(proc, tmp_path / "out" / "results.jsonl", 6)
-    started = time.monotonic()
     output = stopped(proc, lambda: os.kill(proc.pid, signal.SIGTERM) if target == "controller"
                      else os.killpg(proc.pid, signal.SIGTERM))
-    assert time.monotonic() - started < 12, output  # the rest would take 80 x 0.2 s / 2
+    # that it stopped is said by what ran (fewer than the 40 cases, below), not by a time (the machine's load decides
+    # that: 12.9 s once on a busy 2-core machine)
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert data["run"]["complete"] is False, output
     assert {c["verdict"] for c in data["checks"]} == {"pass"}, [c["message"] for c in data["checks"]]

@@ -221,14 +221,21 @@ def real_scripts() -> list[Path]:
 
 
 def test_every_real_reproducer_is_a_script_that_exists():
+    """Each entry names a script in its backend's folder (or its runtime package's), and each script is named."""
+    from conformance.backends import load as load_backend
+
     loaded = known.load()
+    package = {backend: load_backend(backend).package for backend in loaded}
     named = set()
     for backend, ks in loaded.items():
+        # its own folder, or that of a backend of the same runtime package (openvino-onnx: openvino's scripts show
+        # the runtime's bug with its own API, never copied byte for byte)
+        folders = [REPRODUCERS_DIR / b for b in loaded if b == backend or package[b] == package[backend]]
         for k in ks:
             assert k.reproducer or k.link, k.id
             if k.reproducer:
                 assert k.reproducer_file is not None and k.reproducer_file.is_file(), (backend, k.id, k.reproducer)
-                assert k.reproducer_file.resolve().is_relative_to(REPRODUCERS_DIR / backend), (backend, k.id)
+                assert any(k.reproducer_file.resolve().is_relative_to(f) for f in folders), (backend, k.id)
                 named.add(k.reproducer_file.resolve())
     orphans = [str(p.relative_to(KNOWN_DIR)) for p in real_scripts() if p.resolve() not in named]
     assert not orphans, f"reproducers no entry names: {orphans}"

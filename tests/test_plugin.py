@@ -188,7 +188,8 @@ def test_known_differences_are_strict(project):
   reason: nothing
   link: https://example.invalid/issue/2
 """)
-    result, data = run(project, "--backend", "tests.fake_backends:ZeroFlipBackend", "--known", str(known))
+    result, data = run(project, "--backend", "tests.fake_backends:ZeroFlipBackend", "--known", str(known),
+                       "--generated-examples", "60")
     got = verdicts(data)
     # three elements hold three special values, which ones the case picks (small_numpy's: no -0.0); sixteen hold all
     assert got["small_numpy[zeroflip-v3-f32]"] == "pass"
@@ -198,8 +199,10 @@ def test_known_differences_are_strict(project):
     result.stdout.fnmatch_lines(["*known difference stale * expects wrong_values, but the check gave pass*",
                                  "*known difference never-matches * matched no check*"])
     assert [u["entry"]["id"] for u in data["unmatched_known"]] == ["never-matches"]
-    # two variants (v1, v3): 2 cases x f32 known, 2 cases x i8 stale (both items fail), the rejection passes
-    result.assert_outcomes(failed=2, passed=1)
+    # two variants (v1, v3): 2 cases x f32 known, 2 cases x i8 stale (both items fail), the rejection passes; the
+    # generated item fails too: its draws take every element type, i8 among them, and meet the stale entry
+    result.assert_outcomes(failed=3, passed=1)
+    result.stdout.fnmatch_lines(["*generated_zeroflip*known difference stale*"])
 
 
 def test_a_new_failure_names_the_known_entry_it_looks_like(project):
@@ -243,8 +246,9 @@ def test_a_generated_failure_names_the_known_entry_it_looks_like(project):
   reason: copies -0.0 as +0.0
   link: https://example.invalid/issue/4
 """)
+    # as many examples as a default run (one per stratum): 30 cover half the strata, none of whose draws holds -0.0
     result, data = run(project, "--backend", "tests.fake_backends:ZeroFlipBackend", "--known", str(known),
-                       "--generated-examples", "30", "--generated-seed", "5")
+                       "--generated-examples", "60")
     (gen,) = [c for c in data["checks"] if c["case"] == "generated"]
     assert gen["verdict"] == "wrong_values"
     [near] = gen["looks_like"]
@@ -348,6 +352,28 @@ def test_runs_under_xdist(project):
     result, data = run(project, "--backend", "local", "-n", "2")
     assert len(data["checks"]) == 10 and set(verdicts(data).values()) == {"pass"}
     assert data["run"]["complete"] is True
+
+
+def test_an_item_whose_worker_dies_fails_the_headline_and_is_named(project):
+    """An xdist worker killed while running an item sends back no check: the results and the page name the item,
+    and the headline says the run failed (it did not test what it claims), while the other items' checks stand."""
+    project.makepyfile(kill_worker="""
+        import os
+
+        def pytest_runtest_call(item):
+            if "small_rank2" in item.nodeid:
+                os._exit(9)
+    """)
+    result, data = run(project, "--backend", "local", "-n", "2", "-p", "kill_worker")
+    assert result.ret != 0
+    assert [f["item"] for f in data["failed_items"]] == ["cases/small.yaml::small_rank2[local]"]
+    assert "crashed" in data["failed_items"][0]["message"]
+    assert {c["case"] for c in data["checks"]} == {"small_numpy", "small_reject"}
+    page = (project.path / "out" / "index.html").read_text()
+    assert "Failed: 1 test item failed with no check recorded." in page
+    assert 'id="failed-items"' in page and "small.yaml::small_rank2[local]" in page
+    result.stdout.fnmatch_lines(
+        ["*conformance: cases/small.yaml::small_rank2[[]local[]] failed and recorded no check*"])
 
 
 HUGE = """\
@@ -491,6 +517,26 @@ def test_the_terminal_says_what_changed_since_the_compared_run(project):
                                  "4 new failures, 1 fixes, 0 changed, 10 added, 0 removed*"])
 
 
+def test_a_run_of_part_of_the_suite_compares_only_what_it_ran(project):
+    """A -k run compared with the full run called every check it did not select "removed" (75,771 of them)."""
+    run(project, "--backend", "local")
+    (project.path / "out" / "results.json").rename(project.path / "full.json")
+    result, data = run(project, "--backend", "local", "-k", "small_numpy", "--compare", "full.json")
+    assert data["run"]["part"] is True and {c["case"] for c in data["checks"]} == {"small_numpy"}
+    result.stdout.fnmatch_lines(["*(--compare): 0 new failures, 0 fixes, 0 changed, 0 added, 0 removed*",
+                                 "*conformance: 6 checks of the compared run are outside this run of part of the "
+                                 "suite: not compared*"])
+    page = (project.path / "out" / "index.html").read_text()
+    assert "the\n    6 checks of the earlier run that it did not select are outside it" in page
+    # a whole run that lost checks calls them removed
+    full = json.loads((project.path / "full.json").read_text())
+    full["checks"].append({**full["checks"][0], "id": full["checks"][0]["id"] + "-gone", "path": "gone"})
+    (project.path / "full.json").write_text(json.dumps(full))
+    result, data = run(project, "--backend", "local", "--compare", "full.json")
+    assert data["run"]["part"] is False
+    result.stdout.fnmatch_lines(["*(--compare): 0 new failures, 0 fixes, 0 changed, 0 added, 1 removed*"])
+
+
 def test_a_run_of_part_of_the_suite_keeps_the_full_runs_page(project):
     """The rerun command a failure prints, a -k or a --backend: each replaced the full run's 9 MB page with its own.
     Unless told where, such a run writes to reports/runs/<time>/ and says so; reports/ keeps the full run."""
@@ -509,6 +555,9 @@ def test_a_run_of_part_of_the_suite_keeps_the_full_runs_page(project):
         assert (reports / "index.html").read_bytes() == page
     runs = sorted((reports / "runs").iterdir())
     assert len(runs) == 3 and all((r / "index.html").exists() and (r / "results.json").exists() for r in runs)
+    told = plain("-k", "small_numpy", "--results", "out/results.json", "--report", "out/index.html")
+    assert (project.path / "out" / "index.html").exists()  # written where told, and the line is not printed
+    assert "reports/runs" not in told.stdout.str() and len(list((reports / "runs").iterdir())) == 3
 
 
 def test_the_readmes_command_is_a_run_of_the_whole_suite():

@@ -170,6 +170,10 @@ class State:
         if self.in_xdist_worker:  # its reports reach the controller, which records them; a worker writes nothing
             return
         payload = dict(report.user_properties).get("conformance")
+        if payload is None and report.failed:  # no check came back: a crashed worker (xdist), an error of ours
+            text = report.longreprtext.strip()
+            self.log.add_failed_item({"item": report.nodeid, "when": report.when or "",
+                                      "message": text if len(text) <= 4000 else "…" + text[-4000:]})
         if payload is not None and report.when == "call":
             data = json.loads(str(payload))
             for case_id, case in data["cases"].items():

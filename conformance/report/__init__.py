@@ -144,11 +144,14 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
     dtypes = {str(c.dtype) for c in checks if c.dtype}
     return {
         "headline": headline(tallies, complete=bool(results.run.complete),
-                             collection_errors=len(results.collection_errors), changes=changes),
+                             collection_errors=len(results.collection_errors), changes=changes,
+                             failed_items=len(results.failed_items)),
         "run": run_view(results.run),
         "runs": [run_view(r) for r in results.runs],
         "collection_errors": [{"where": ":".join(str(e[k]) for k in ("file", "line") if e.get(k) is not None),
                                "message": e.get("message")} for e in results.collection_errors],
+        "failed_items": [{"item": f.get("item"), "when": f.get("when"), "message": f.get("message")}
+                         for f in results.failed_items],
         "unmatched_known": [{"backend": u.get("backend"), "entry": json.dumps(u.get("entry"), sort_keys=True)}
                             for u in results.unmatched_known],
         "known_on_other_paths": results.known_on_other_paths,

@@ -1,7 +1,9 @@
 """What changed between two runs: checks matched by key (case id and check part, the same in results files of
 format /1 and /2) and column whose verdict differs, counted by kind and listed one row per case, column and
 change of verdict. A new failure is a failing verdict where there was none: a check that passed, was a known
-difference or not applicable, and a check added since that fails."""
+difference or not applicable, and a check added since that fails. A run of part of the suite (`run.part`) is
+compared on what it ran: a check of the earlier run that it did not select is outside it, counted apart, never
+"removed"."""
 
 from __future__ import annotations
 
@@ -26,12 +28,22 @@ def failing(verdict: str | None) -> bool:
     return verdict is not None and PYTEST_OUTCOME.get(verdict, "failed") == "failed"
 
 
+def outside(results: Results, compare: Results) -> int:
+    """How many checks of `compare` a run of part of the suite did not run (0 for a whole run: they are removed)."""
+    if not results.run.part:
+        return 0
+    new = {(c.key, c.column) for c in results.checks}
+    return sum((c.key, c.column) not in new for c in compare.checks)
+
+
 def changed(results: Results, compare: Results) -> Iterable[Change]:
     """(kind, column, check, verdict before, verdict now) of every check, matched by key and column, whose
-    verdict differs between `compare` (before) and `results` (now)."""
+    verdict differs between `compare` (before) and `results` (now); of a run of part of the suite, only the checks
+    it ran."""
     new = {(c.key, c.column): c for c in results.checks}
     old = {(c.key, c.column): c for c in compare.checks}
-    for key in [*new, *(k for k in old if k not in new)]:
+    gone = [] if results.run.part else [k for k in old if k not in new]
+    for key in [*new, *gone]:
         before, after = old.get(key), new.get(key)
         was = before.verdict if before else None
         now = after.verdict if after else None
@@ -78,7 +90,7 @@ def changes_view(results: Results, compare: Results, cases: dict[str, dict[str, 
                 "group": case["group"] if case else "", "suite_codes": case["suite_codes"] if case else "",
                 "anchor": cell if cell in anchors else anchor("r", case_id) if case else None,
                 "which": paths_and_dtypes(checks)})
-    return {"since": run_view(compare.run), "problem": None, "limit": CHANGE_ROWS,
+    return {"since": run_view(compare.run), "problem": None, "limit": CHANGE_ROWS, "outside": outside(results, compare),
             "counts": {k: sum(e["n"] for e in lists[k]) for k in CHANGE_KINDS}, **lists,
             "per_column": [{"column": col, **{k: per_column[col][k] for k in CHANGE_KINDS}}
                            for col in sorted(per_column)]}

@@ -20,11 +20,12 @@ def failing_filter(column: str | None = None) -> str:
 
 
 def headline(tallies: dict[str, Tally], *, complete: bool, collection_errors: int,
-             changes: dict[str, Any] | None) -> dict[str, Any]:
+             changes: dict[str, Any] | None, failed_items: int = 0) -> dict[str, Any]:
     """The headline's data: ``status`` ("failed" or "passed"), ``words`` (the status as a sentence), ``failing``
     (the unexpected failures, in all), ``columns`` (per column with any: its count and the filter showing them),
-    ``new`` (failures new since the compared run, or None without a comparison), ``incomplete`` and
-    ``collection_errors`` (both also fail a run: it did not test what it claims)."""
+    ``new`` (failures new since the compared run, or None without a comparison), ``incomplete``,
+    ``collection_errors`` and ``failed_items`` (test items that failed with no check recorded: a crashed worker):
+    all three also fail a run, which did not test what it claims."""
     columns = [{"column": col, "failing": t.failing, "href": failing_filter(col)}
                for col, t in tallies.items() if t.failing]
     failing = sum(c["failing"] for c in columns)
@@ -41,6 +42,8 @@ def headline(tallies: dict[str, Tally], *, complete: bool, collection_errors: in
         problems.append(f"{failing:,} unexpected failure{'s' if failing != 1 else ''} {where}")
     if collection_errors:
         problems.append(f"{collection_errors} collection error{'s' if collection_errors != 1 else ''}")
+    if failed_items:
+        problems.append(f"{failed_items} test item{'s' if failed_items != 1 else ''} failed with no check recorded")
     if not complete:
         problems.append("the run did not finish")
     if problems:
@@ -52,4 +55,4 @@ def headline(tallies: dict[str, Tally], *, complete: bool, collection_errors: in
         words = "Passed, but no check applied: nothing was tested."
     return {"status": "failed" if problems else "passed", "words": words, "failing": failing, "columns": columns,
             "all_href": failing_filter(), "new": new, "incomplete": not complete,
-            "collection_errors": collection_errors}
+            "collection_errors": collection_errors, "failed_items": failed_items}

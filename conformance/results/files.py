@@ -116,15 +116,17 @@ def merge(runs: Iterable[Results]) -> Results:
         merged.unmatched_known.extend(r.unmatched_known)
         merged.known_on_other_paths.extend(r.known_on_other_paths)
         merged.collection_errors.extend(r.collection_errors)
-    merged.run = replace(runs[-1].run, complete=all(r.run.complete for r in runs))
+        merged.failed_items.extend(r.failed_items)
+    merged.run = replace(runs[-1].run, complete=all(r.run.complete for r in runs),
+                         part=all(r.run.part for r in runs) or None)
     return merged
 
 
 class Stream:
     """The results of a run as JSON lines, each written as its check finishes: a run that is killed keeps
     every finished check. Lines: {"header": {"format", "run", "backends"}}, {"case": id, "data": CaseRecord},
-    {"check": CheckRecord}, {"collection_error": {...}}, and {"footer": {...run, "unmatched_known"}} when the
-    run ended normally. Records may be given as records or as their JSON."""
+    {"check": CheckRecord}, {"collection_error": {...}}, {"failed_item": {...}}, and {"footer": {...run,
+    "unmatched_known"}} when the run ended normally. Records may be given as records or as their JSON."""
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,6 +152,7 @@ def load_stream(path: Path) -> Results:
     cases: dict[str, Any] = {}
     checks: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
     with open(path, encoding="utf-8") as f:
         texts = f.readlines()
     for number, text in enumerate(texts, 1):
@@ -169,6 +172,8 @@ def load_stream(path: Path) -> Results:
             checks.append(line["check"])
         elif "collection_error" in line:
             errors.append(line["collection_error"])
+        elif "failed_item" in line:
+            failed.append(line["failed_item"])
         elif "footer" in line:
             footer = line["footer"]
     if not header:
@@ -178,4 +183,4 @@ def load_stream(path: Path) -> Results:
                               "backends": header.get("backends", {}), "cases": cases, "checks": checks,
                               "unmatched_known": (footer or {}).get("unmatched_known", []),
                               "known_on_other_paths": (footer or {}).get("known_on_other_paths", []),
-                              "collection_errors": errors})
+                              "collection_errors": errors, "failed_items": failed})

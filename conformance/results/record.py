@@ -246,11 +246,14 @@ class RunInfo(_Record):
     wall_time: float | None = None  # seconds
     packages: dict[str, str] = field(default_factory=dict)  # name -> version
     command: str | None = None  # the command line that ran (e.g. python3 -m pytest conformance -n auto)
+    # a run of part of the suite (options, -k, a node id left checks out): what it did not select is not "removed"
+    part: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
-        if out["command"] is None:  # a file written before the field, read and written again
-            del out["command"]
+        for optional in ("command", "part"):
+            if out[optional] is None:  # a file written before the field, read and written again
+                del out[optional]
         return out
 
 
@@ -289,6 +292,7 @@ class Results:
     unmatched_known: list[dict[str, Any]] = field(default_factory=list)
     known_on_other_paths: list[dict[str, str]] = field(default_factory=list)  # met only on paths not run
     collection_errors: list[dict[str, Any]] = field(default_factory=list)
+    failed_items: list[dict[str, Any]] = field(default_factory=list)  # items that failed with no check recorded
     runs: list[RunInfo] = field(default_factory=list)
     format: str = FORMAT  # the format it was read from; to_json always writes FORMAT
 
@@ -308,6 +312,8 @@ class Results:
                 "checks": [c.to_json() for c in self.checks],
                 "unmatched_known": list(self.unmatched_known), "known_on_other_paths": list(self.known_on_other_paths),
                 "collection_errors": list(self.collection_errors)}
+        if self.failed_items:
+            out["failed_items"] = list(self.failed_items)
         return out
 
     @classmethod
@@ -332,4 +338,5 @@ class Results:
                    checks=[CheckRecord.from_json(c, format) for c in checks],
                    unmatched_known=list(data.get("unmatched_known") or []),
                    known_on_other_paths=list(data.get("known_on_other_paths") or []),
-                   collection_errors=list(data.get("collection_errors") or []), format=format)
+                   collection_errors=list(data.get("collection_errors") or []),
+                   failed_items=list(data.get("failed_items") or []), format=format)

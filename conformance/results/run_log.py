@@ -84,6 +84,7 @@ class RunLog:
         self.t0 = time.perf_counter()
         self.checks: list[dict[str, Any]] = []
         self.collection_errors: list[dict[str, Any]] = []
+        self.failed_items: list[dict[str, Any]] = []  # items that failed with no check recorded (a crashed worker)
         self.written: list[Path] = []
         self.unmatched: list[dict[str, Any]] = []
         # unmatched entries that a check on a path this run left out would meet (not news: --paths all runs them)
@@ -98,6 +99,7 @@ class RunLog:
         self._lock: outputs.Lock | None = None
         self.interrupted = False  # a Ctrl-C or SIGTERM came (conformance/plugin/state.py)
         self.changes: dict[str, int] | None = None  # since the --compare run, by kind of change
+        self.outside = 0  # checks of the --compare run that this run of part of the suite did not select
 
     def outputs(self) -> dict[str, Path]:
         return {f"--{name}": path for name in ("results", "report") if (path := self._path(name)) is not None}
@@ -172,6 +174,10 @@ class RunLog:
             self.collection_errors.append(error)
             self._stream({"collection_error": error})
 
+    def add_failed_item(self, item: dict[str, Any]) -> None:
+        self.failed_items.append(item)
+        self._stream({"failed_item": item})
+
     def _path(self, option: str) -> Path | None:
         value = self.config.getoption(option)
         if value is None and option in outputs.DEFAULT_OUTPUTS:
@@ -195,7 +201,7 @@ class RunLog:
         unmatched = [u for u in unmatched if {"backend": u["backend"], "entry": u["entry"]["id"]} not in on_other_paths]
         return {
             "format": results.FORMAT,
-            "run": {**self._run_info, "finished": _now(), "complete": complete,
+            "run": {**self._run_info, "finished": _now(), "complete": complete, "part": restricted,
                     "wall_time": round(time.perf_counter() - self.t0, 2)},
             "backends": {b.name: b.describe() for b in self.backends.values()},
             "cases": cases,
@@ -203,6 +209,7 @@ class RunLog:
             "unmatched_known": unmatched,
             "known_on_other_paths": on_other_paths,
             "collection_errors": self.collection_errors,
+            **({"failed_items": self.failed_items} if self.failed_items else {}),
         }
 
     def _on_other_paths(self, unmatched: list[dict[str, Any]], cases: dict[str, dict[str, Any]],
@@ -233,7 +240,8 @@ class RunLog:
     def finish(self, session: pytest.Session, restricted: bool = False) -> None:
         if self.runs_nothing:
             return
-        if not self.checks and not self.collection_errors:  # a -k or option that selects nothing, a refusal
+        # a -k or option that selects nothing, a refusal
+        if not self.checks and not self.collection_errors and not self.failed_items:
             self.kept = True
             return
         interrupted = (self.interrupted or session.exitstatus == pytest.ExitCode.INTERRUPTED
@@ -266,8 +274,10 @@ class RunLog:
                                                       != DEFAULT_BENCH) else None)))
         if document is not None and isinstance(self.compare, results.Results):
             from conformance.report import change_counts
+            from conformance.report.changes import outside
 
             self.changes = change_counts(document, self.compare)
+            self.outside = outside(document, self.compare)
         written, failed = outputs.commit(files)
         self.written += written
         self.unwritten.update(failed)
@@ -289,6 +299,9 @@ class RunLog:
                          "in a worker that had run other checks and ran again in a fresh one, which decided their "
                          f"verdict; {models['shared, also own']} passing ones were computed on a model of their "
                          "own as well (a sample), and agreed")
+        for f in self.failed_items:
+            lines.append(f"conformance: {f['item']} failed and recorded no check: "
+                         + (f["message"].splitlines() or [""])[-1][:200])
         for u in self.unmatched:
             lines.append(f"known difference {u['entry']['id']} ({u['entry']['where']}) matched no check")
         if self.on_other_paths:
@@ -298,13 +311,17 @@ class RunLog:
         if self.changes is not None and isinstance(self.compare, results.Results):
             lines.append(f"conformance: since the run of {self.compare.run.started} (--compare): "
                          + ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in self.changes.items()))
+            if self.outside:
+                lines.append(f"conformance: {self.outside} checks of the compared run are outside this run of part of "
+                             "the suite: not compared")
         elif self.compare is not None and not isinstance(self.compare, results.Results):
             lines.append(f"conformance: --compare {self.compare}: not a results file this run can read (the "
                          "report says why)")
         lines += [f"conformance: wrote {p}" for p in self.written]
         lines += [f"conformance: could not write {p}: {why}" for p, why in self.unwritten.items()]
 
-        if self.part_run is not None and self.written:
+        part_dir = self.config.invocation_params.dir / outputs.PART_RUNS / str(self.part_run)
+        if self.part_run is not None and any(part_dir in p.parents for p in self.written):  # not where told to write
             lines.append(f"conformance: a run of part of the suite writes to {outputs.PART_RUNS}/{self.part_run}/; "
                          f"{outputs.DEFAULT_OUTPUTS['report']} stays the last full run's")
         if self.kept:

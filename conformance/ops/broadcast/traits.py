@@ -306,6 +306,9 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_at_least_2_62": (lambda c: any(t >= 2**62 for t in _target(c)),
                              "a target_shape value is 2**62 or more (a 1-byte tensor of it overflows what any "
                              "allocator can give)"),
+    "negative_target_nonnegative_as_int32": (lambda c: any(t < 0 and _wrap32(t) >= 0 for t in _target(c)),
+                                             "a negative target_shape value whose low 32 bits are not negative as "
+                                             "int32 (-2**62, -2**63: 0)"),
     "last_target_beyond_int32": (lambda c: bool(_target(c)) and _target(c)[-1] > INT32_MAX,
                                  "the last target_shape value does not fit in int32"),
     "target_elements_beyond_int32": (lambda c: all(t > 0 for t in _target(c)) and math.prod(_target(c)) > INT32_MAX,
