@@ -24,8 +24,9 @@ from conformance import known, ops
 from conformance.backends import Outcome, Request
 from conformance.backends.local import LocalBackend
 from conformance.cases import Case, load_all
-from conformance.data import DTYPES
+from conformance.data import DTYPES, salt, specials_held
 from conformance.known import Facts, Known, KnownFileError, find, path_of_label
+from conformance.ops.broadcast.params import to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 OV_PATHS = ["opset1-const", "opset1-param", "opset3-const", "opset3-param"]
@@ -273,6 +274,22 @@ def test_every_trait_answers_for_every_case():
 def test_target_beyond_int32_negative_as_int32(target_shape, holds):
     trait = ops.get("broadcast").traits["target_beyond_int32_negative_as_int32"][0]
     assert trait(case("numpy", (1,), target_shape).params) is holds
+
+
+def test_f64_one_value_zero_in_f32():
+    """The one value of a one-element data, read in f64, is 0 once cast to f32 and not -0.0 (tract's neutral Add)."""
+    trait = ops.get("broadcast").traits["f64_one_value_zero_in_f32"][0]
+    seen = {}
+    for n in range(1, 60):
+        c = case("numpy", (), (n,)).params
+        value = specials_held((), "f64", salt(to_json(c)))[0]
+        kind = ("-0.0" if np.signbit(value) and value == 0 else "zero in f32" if abs(value) < 2.0**-150
+                else "other")
+        seen.setdefault(kind, trait(c))
+        assert trait(c) is (kind == "zero in f32"), (n, value)
+    assert seen.get("zero in f32") is True and seen.get("other") is False, seen
+    assert not trait(case("numpy", (), (0,)).params)  # no element in the output: nothing shows
+    assert not trait(case("numpy", (2,), (2,)).params)  # two elements: no one value
 
 
 def test_every_trait_an_entry_names_holds_for_the_cases_it_lists():
