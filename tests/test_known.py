@@ -276,6 +276,21 @@ def test_target_beyond_int32_negative_as_int32(target_shape, holds):
     assert trait(case("numpy", (1,), target_shape).params) is holds
 
 
+@pytest.mark.parametrize(("data_shape", "target_shape", "other_shape", "invalid"), [
+    ((1,), (2**32, 0), True, False),  # cut to [0, 0]: another valid shape
+    ((2**32 + 1, 0), (2**32 + 1, 0), False, False),  # cut to 1 facing the data's own 2**32 + 1: the same shape
+    ((2**31, 0), (2**31, 0), False, True),  # cut to -2**31 facing 2**31
+    ((2**32, 0), (2**32, 0), False, True),  # cut to 0 facing 2**32
+    ((1,), (2, 3), False, False),  # within int32: no cut
+    ((3,), (2**32 + 2,), False, False),  # invalid: not a trait of valid inputs
+])
+def test_target_int32_cut(data_shape, target_shape, other_shape, invalid):
+    traits = ops.get("broadcast").traits
+    params = case("bidirectional", data_shape, target_shape).params
+    assert traits["target_int32_cut_other_shape"][0](params) is other_shape
+    assert traits["target_int32_cut_invalid"][0](params) is invalid
+
+
 def test_f64_one_value_zero_in_f32():
     """The one value of a one-element data, read in f64, is 0 once cast to f32 and not -0.0 (tract's neutral Add)."""
     trait = ops.get("broadcast").traits["f64_one_value_zero_in_f32"][0]

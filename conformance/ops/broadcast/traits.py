@@ -216,6 +216,24 @@ def _axes_negative_in_int32(case: Case) -> bool:
     return any(_wrap32(v) < 0 for v in _axes(case))
 
 
+def _target_cut_to_int32(case: Case) -> tuple[Any, str | None] | None:
+    """For valid inputs with a target_shape value outside int32: the outcome (shape, rule) with every target_shape
+    value cut to its low 32 bits (read as int32), as a runtime that casts the shape through int32 sees it."""
+    if outcome(case)[1] is not None or not any(v < -2**31 or v > INT32_MAX for v in _target(case)):
+        return None
+    return outcome(replace(case, target_shape=[_wrap32(v) for v in _target(case)]))
+
+
+def _target_cut_other_shape(case: Case) -> bool:
+    cut = _target_cut_to_int32(case)
+    return cut is not None and cut[1] is None and tuple(cut[0]) != tuple(outcome(case)[0])
+
+
+def _target_cut_invalid(case: Case) -> bool:
+    cut = _target_cut_to_int32(case)
+    return cut is not None and cut[1] is not None
+
+
 def _target_negative_in_int32_unmatched(case: Case) -> bool:
     """Bidirectional: a target_shape value that is negative once cut to its low 32 bits (as int32) faces a data
     dimension of 1 or none (the target is longer than the data there)."""
@@ -401,6 +419,13 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                "(as int32)"),
     "target_negative_in_int32": (lambda c: any(_wrap32(t) < 0 for t in _target(c)),
                                  "a target_shape value is negative once cut to its low 32 bits (as int32)"),
+    "target_int32_cut_other_shape": (_target_cut_other_shape,
+                                     "valid, and with its target_shape values cut to their low 32 bits (as int32) "
+                                     "the input is valid with another output shape"),
+    "target_int32_cut_invalid": (_target_cut_invalid,
+                                 "valid, and with its target_shape values cut to their low 32 bits (as int32) the "
+                                 "input breaks a rule (a cut value facing a data dimension it no longer equals, or "
+                                 "negative)"),
     "target_negative_in_int32_unmatched": (_target_negative_in_int32_unmatched,
                                            "bidirectional: a target_shape value negative once cut to int32 faces a "
                                            "data dimension of 1 or none"),

@@ -1,4 +1,4 @@
-"""tract-shape-value-negative-in-int32-facing-data-dimension-refused (conformance/known/tract.yaml)
+"""tract-shape-value-cut-to-int32-facing-data-dimension-refused (conformance/known/tract.yaml)
 
 tract casts a constant Expand shape to its dimension type through int32 (Tensor::cast_to_dt, data/src/tensor.rs):
 2**31 becomes -2**31. Facing a data dimension of 2**31 (an empty data, its other dimension 0) the pair no longer
