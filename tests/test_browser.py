@@ -22,6 +22,7 @@ from bench import synthetic_results
 from conformance import report
 from conformance.__main__ import main
 from conformance.results import files as results
+from conformance.results.record import CaseRecord, Expected
 from conformance.verdicts import FAILING
 
 if TYPE_CHECKING:
@@ -108,6 +109,54 @@ def report_file(tmp_path) -> Path:
     path = tmp_path / "index.html"
     report.write_report(_with_hostile_case(), path)
     return path
+
+
+def _with_elementwise_cases() -> dict:
+    """The sample run and two elementwise cases: auto_broadcast numpy (one failing check on openvino) and none."""
+    data = sample.merged()
+    for case_id, auto, shapes, expect in (
+            ("ew_numpy_2x3_and_3", "numpy", [[2, 3], [3]], {"shape": [2, 3]}),
+            ("ew_none_2x3_and_3", "none", [[2, 3], [3]], {"reject": "none_shapes_differ"})):
+        data["cases"][case_id] = CaseRecord(
+            file="cases/elementwise_rules.yaml", line=7, group="rule", op="elementwise",
+            params={"shapes": shapes, "auto_broadcast": auto, "direction": "multidirectional", "functions": None},
+            expect=expect, spec_ref="003_38ca088f58e9a6c7.txt#Rules",
+            text=f"- id: {case_id}\n  op: elementwise\n").to_json()
+        for backend, version in (("openvino", "2025.0.0"), ("local", None)):
+            for function in ("add", "maximum"):
+                verdict = "wrong_values" if (auto, backend, function) == ("numpy", "openvino", "maximum") else "pass"
+                data["checks"].append(sample.check(
+                    case_id, backend, version, function, "f32", verdict, op="elementwise",
+                    path={"function": function}, expected=Expected(dtype="f32", **expect).to_json()))
+    return data
+
+
+def test_the_op_filter_and_the_by_op_overview_keep_the_ops_apart(tab, tmp_path):
+    """A run of two ops: the Op filter shows one op's cases, an elementwise case's mode is named with its op (never
+    counted with Broadcast's numpy mode), and the overview has a row per op."""
+    path = tmp_path / "index.html"
+    report.write_report(_with_elementwise_cases(), path)
+    tab.open(path)
+    page = tab.page
+    assert len(tab.visible_rows()) == 8
+    assert page.eval_on_selector_all("#filters select[name=op] option", "os => os.map((o) => o.value)") == [
+        "", "Broadcast", "Elementwise"]
+    page.select_option("#filters select[name=op]", "Elementwise")
+    assert sorted(tab.visible_rows()) == ["ew_none_2x3_and_3", "ew_numpy_2x3_and_3"]
+    assert "op=Elementwise" in page.url
+    modes = page.eval_on_selector_all("#filters select[name=mode] option", "os => os.map((o) => o.value)")
+    assert "elementwise numpy" in modes and "elementwise none" in modes and "numpy" in modes
+    page.select_option("#filters select[name=mode]", "elementwise numpy")
+    assert tab.visible_rows() == ["ew_numpy_2x3_and_3"]
+    assert tab.cell("ew_numpy_2x3_and_3", "openvino@2025.0.0").inner_text() == "V 1/2"
+    page.select_option("#filters select[name=op]", "Broadcast")
+    expect(page.locator("#filter-count")).to_have_text("0 of 8 cases")
+    by_op = page.locator("#overview-op tr[data-op]")
+    assert [r.get_attribute("data-op") for r in by_op.all()] == ["Broadcast", "Elementwise"]
+    by_op.nth(1).locator("a.filter-link").click()  # a name in the overview filters the matrix to its cases
+    expect(page.locator("#filters select[name=op]")).to_have_value("Elementwise")
+    expect(page.locator("#filter-count")).to_have_text("2 of 8 cases")
+    tab.assert_clean()
 
 
 def test_filters_narrow_the_view_and_a_linked_address_restores_it(tab, report_file, tmp_path):

@@ -34,6 +34,10 @@ def load_text(tmp_path: Path, content: str | bytes) -> list | CaseFileError:
 
 def assert_agrees_with_reference(cases: list) -> None:
     for case in cases:
+        if case.op != "broadcast":  # another op's reference: its outcome, as the loader checked it
+            shape, rule = case.spec.outcome(case.params)
+            assert (rule == case.expect_reject) if rule else (case.valid and tuple(shape) == case.expect_shape)
+            continue
         try:
             p = case.params
             shape = reference.output_shape(p.data_shape, p.target_shape, p.axes_mapping, p.mode)

@@ -147,7 +147,7 @@ def test_the_cases_of_a_group_take_every_type_on_every_path_value_between_them()
             for path in paths.covering(list(applicable), case.group, backend.chooses_paths(), backend.path_axes()):
                 if () in applicable or applicable[path] is not None:
                     continue
-                for dtype in case.dtypes or plan_dtypes(case):
+                for dtype in case.dtypes or plan_dtypes(case, backend.op_version(path, case.op)):
                     if backend.why_not(case, path, dtype) is None:
                         possible |= {(case.group, axis, value, dtype) for axis, value in path}
         if name not in ("jax", "tract"):  # those two: the sampling alone happens to cover every pair
@@ -155,7 +155,7 @@ def test_the_cases_of_a_group_take_every_type_on_every_path_value_between_them()
         assert taken == possible, f"{name}: pairs no check takes: {sorted(possible - taken)[:10]}"
 
 
-def plan_dtypes(case):
+def plan_dtypes(case, version=None):
     from conformance.run.plan import dtypes_for
 
-    return dtypes_for(case, None)
+    return dtypes_for(case, None, version)  # an elementwise case's types are its function's (the path's version)

@@ -348,6 +348,24 @@ def test_options_select_modes_and_dtypes(project):
     result.stdout.fnmatch_lines(["*no check ran; the results and report of the last run are left as they were*"])
 
 
+def test_the_op_option_selects_the_cases_of_an_op(project):
+    (project.path / "cases" / "ew.yaml").write_text("""\
+group: rule
+cases:
+  - id: ew_small
+    op: elementwise
+    shapes: [[2, 3], [3]]
+    expect: {shape: [2, 3]}
+    spec_ref: "003_38ca088f58e9a6c7.txt#Rules"
+""")
+    _, data = run(project, "--backend", "local", "--op", "elementwise")
+    assert {c["case"] for c in data["checks"]} == {"ew_small"} and data["run"]["part"] is True
+    _, data = run(project, "--backend", "local", "--op", "broadcast")
+    assert {c["case"] for c in data["checks"]} == {"small_numpy", "small_rank2", "small_reject"}
+    _, data = run(project, "--backend", "local", "--mode", "numpy")  # a mode is Broadcast's
+    assert "ew_small" not in {c["case"] for c in data["checks"]}
+
+
 def test_runs_under_xdist(project):
     result, data = run(project, "--backend", "local", "-n", "2")
     assert len(data["checks"]) == 10 and set(verdicts(data).values()) == {"pass"}
@@ -456,6 +474,7 @@ def test_a_run_that_runs_no_check_keeps_the_last_reports(project, selects_nothin
     ("--worker-memory", "10", "--worker-memory 10: give at least 1024 MiB*or 0 for no limit"),
     ("--worker-memory", "-1", "--worker-memory -1: give at least 1024 MiB*"),
     ("--known", "missing/local.yaml", "--known missing/local.yaml: no such file"),
+    ("--op", "elementwsie", "--op elementwsie: op 'elementwsie': no built-in op (broadcast, elementwise)*"),
     ("--known", "cases/small.yaml", "--known cases/small.yaml: *no backend of this run is named 'small'*"),
     # the stream is <results>.jsonl: --results x.jsonl made the stream and the results file one file
     ("--results", "out/r.jsonl", "the stream of --results */out/r.jsonl: the same file as --results*"),
@@ -532,9 +551,13 @@ def test_a_run_of_part_of_the_suite_compares_only_what_it_ran(project):
     full = json.loads((project.path / "full.json").read_text())
     full["checks"].append({**full["checks"][0], "id": full["checks"][0]["id"] + "-gone", "path": "gone"})
     (project.path / "full.json").write_text(json.dumps(full))
-    result, data = run(project, "--backend", "local", "--compare", "full.json")
+    result, data = run(project, "--backend", "local", "--compare", "full.json")  # one backend: a part too
+    assert data["run"]["part"] is True
+    result.stdout.fnmatch_lines(["*(--compare): 0 new failures, 0 fixes, 0 changed, 0 added, 0 removed*",
+                                 "*conformance: 1 checks of the compared run are outside this run*"])
+    result, data = run(project, "--compare", "full.json")  # every backend, every case
     assert data["run"]["part"] is False
-    result.stdout.fnmatch_lines(["*(--compare): 0 new failures, 0 fixes, 0 changed, 0 added, 1 removed*"])
+    result.stdout.fnmatch_lines(["*(--compare): 0 new failures, 0 fixes, 0 changed, * added, 1 removed*"])
 
 
 def test_a_run_of_part_of_the_suite_keeps_the_full_runs_page(project):
@@ -568,7 +591,8 @@ def test_the_readmes_command_is_a_run_of_the_whole_suite():
     from conformance.plugin.options import part_of_the_suite
 
     def config(*args, **options):
-        values = {"check": None, "path": None, "dtype": None, "mode": None, "shard": None, "backend": None, **options}
+        values = {"check": None, "path": None, "dtype": None, "op": None, "mode": None, "shard": None, "backend": None,
+                  **options}
         return SimpleNamespace(option=SimpleNamespace(keyword="", markexpr=""), args=list(args), rootpath=ROOT,
                                getoption=values.__getitem__)
 
@@ -578,3 +602,4 @@ def test_the_readmes_command_is_a_run_of_the_whole_suite():
     assert not part_of_the_suite(config(str(cases)), cases)
     assert part_of_the_suite(config(str(cases / "numpy_rules.yaml")), cases)
     assert part_of_the_suite(config(str(ROOT / "conformance"), backend=["local"]), cases)
+    assert part_of_the_suite(config(str(ROOT / "conformance"), op=["elementwise"]), cases)

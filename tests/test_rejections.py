@@ -19,7 +19,7 @@ BUILT_IN = ("openvino", "openvino-onnx", "onnxruntime", "onnx-reference")
 RULES = {"numpy_dim", "numpy_rank", "bidirectional_dim", "explicit_dim", "explicit_length", "explicit_range",
          "explicit_negative", "explicit_unsorted", "explicit_duplicate", "target_shape_negative",
          "target_shape_not_1d", "axes_mapping_not_1d", "axes_mapping_missing", "axes_mapping_unexpected",
-         "onnx_shape_int64", rejections.NOT_A_RULE}
+         "onnx_shape_int64", "none_shapes_differ", "one_directional", rejections.NOT_A_RULE}  # elementwise too
 
 # Messages as the runtimes give them (from a default run), and the rule each is about.
 MESSAGES = [

@@ -375,7 +375,8 @@ def test_filter_choices(page):
     axes = {s.attrs["name"]: [o.attrs["value"] for o in s.find_all("option")]
             for s in bar.find_all("select", data_axis=True)}
     assert axes == {"opset": ["", "3", "13"], "target_shape": ["", "Constant", "Parameter"],
-                    "shape": ["", "initializer", "input"], "op": ["", "v3", "expand"]}
+                    "shape": ["", "initializer", "input"],
+                    "path.op": ["", "v3", "expand"]}  # "op" is the op filter's key
 
 
 def test_every_non_pass_check_has_details_in_its_cell(data, merged):

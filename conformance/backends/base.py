@@ -158,6 +158,9 @@ class Backend:
     def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
         if dtype not in self.dtypes:
             return self.unsupported.get(dtype, f"{self.name} does not take element type {dtype}")
+        op_reason = get_op(case.op).type_reason(case.params, self.op_version(path, case.op), dtype)
+        if op_reason:
+            return op_reason
         if case.dynamic and not case.valid and self.fed_at_run_time(path):
             return ("a declared-shape check of an invalid input: with target_shape fed at run time, nothing "
                     "before running can know it breaks a rule")

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from conformance.backends import onnx_elementwise
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.backends.onnx_model import (
     as_requested,
@@ -135,16 +136,21 @@ class ExpandBackend(Backend):
     # their defaults) are kept, so that adding an axis takes nothing away from what a default run covers.
     added_later: ClassVar[tuple[str, ...]] = ()
 
-    def op_version(self, path: Path, op: str = "broadcast") -> int | None:
+    def op_version(self, path: Path, op: str = "broadcast") -> Any:
+        if op == "elementwise":
+            return dict(path)["function"]
         return 3  # Expand is the bidirectional rule, Broadcast-3's
 
     def chooses_paths(self) -> bool:
         return not self.every_combination
 
     def fed_at_run_time(self, path: Path) -> bool:
-        return dict(path)["shape"] == "input"
+        return dict(path).get("shape", dict(path).get("inputs")) == "input"
 
     def paths_for(self, case: Case, every: bool = False) -> dict[Path, str | None]:
+        if case.op == "elementwise":  # conformance/backends/onnx_elementwise.py, for the backends that run it
+            return onnx_elementwise.paths_for(case) if case.op in self.ops else \
+                {(): f"{self.name} does not run op {case.op}"}
         if case.op == "broadcast" and case.params.mode != "bidirectional":
             return {(): f"ONNX Expand has the bidirectional rule only; a {case.params.mode}-mode case would be "
                         "judged against a rule Expand does not claim"}
@@ -171,6 +177,8 @@ class ExpandBackend(Backend):
         return expand_batch_model([request], int(request.path["opset"]), self.output_rank)
 
     def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
+        if case.op == "elementwise":
+            return onnx_elementwise.why_not(path, dtype) or super().why_not(case, path, dtype)
         if dtype in ("i4", "u4", "f8e4m3", "f8e5m2"):
             return NOT_IN_EXPAND.format(dtype=dtype)
         if dtype == "bf16" and dict(path)["opset"] == "8":
@@ -189,12 +197,17 @@ class ExpandBackend(Backend):
         return None
 
     def run(self, request: Request) -> Outcome:
+        if request.op == "elementwise":
+            built, feeds = onnx_elementwise.model(request)
+            return onnx_elementwise.named(self.run_model(built, feeds, path=request.path), request)
         return as_requested(self.run_model(self.model(request), batch_feeds([request]), path=request.path),
                             request)
 
     def run_many(self, requests: list[Request]) -> list[Outcome]:
         """One model for all the requests that agree on the axes acting on the whole model (the opset, how the
         model is read...), if the subclass can run several outputs at once."""
+        if any(r.op == "elementwise" for r in requests):  # a model per check
+            return [self.run(r) for r in requests]
         outcomes: dict[int, Outcome] = {}
         groups: dict[tuple[tuple[str, str], ...], list[int]] = {}
         for i, request in enumerate(requests):
@@ -216,6 +229,8 @@ class ExpandBackend(Backend):
         return None
 
     def declare(self, request: Request) -> Outcome:
+        if request.op == "elementwise":
+            return self.declare_model(onnx_elementwise.model(request)[0], path=request.path)
         return as_requested(self.declare_model(self.model(request), path=request.path), request)
 
     def run_model(self, model: Any, feeds: dict[str, np.ndarray], *, path: Mapping[str, str] | None = None) -> Outcome:

@@ -30,6 +30,7 @@ class OnnxReferenceBackend(ExpandBackend):
     # Every combination agreed with the spec when this was written (the whole product: 24 paths, 12,547 checks
     # passed); the default run takes today's paths and every pair of values (onnx_backend.paired_paths)
     every_combination = False
+    ops = frozenset({"broadcast", "elementwise"})  # elementwise: conformance/backends/onnx_elementwise.py
     # and on every opset and shape the data as an initializer, the rest at the defaults: how the evaluator loads a
     # constant is per element type (before onnx 1.19 a bf16 initializer becomes its own stand-in type)
     also_every = ({"data": "initializer"},)

@@ -35,6 +35,7 @@ class OnnxRuntimeBackend(ExpandBackend):
     # Every combination agreed with the spec when this was written (the whole product: 48 paths, 22,687 checks
     # passed); the default run takes today's paths and every pair of values (onnx_backend.paired_paths)
     every_combination = False
+    ops = frozenset({"broadcast", "elementwise"})  # elementwise: conformance/backends/onnx_elementwise.py
     # and on every opset and shape the data as an initializer, the rest at the defaults: both inputs constant for
     # ORT_ENABLE_ALL's constant folding (before 1.27 it computes the Expand whatever its size)
     also_every = ({"data": "initializer"},)

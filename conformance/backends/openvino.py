@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends import openvino_elementwise as elementwise
 from conformance.backends import openvino_paths as paths_mod
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.backends.openvino_graph import Graph, build, declared, model_of, run_compiled
@@ -120,7 +121,8 @@ def compile_and_infer_many(core: Any, model: Any, feeds: list[np.ndarray],
 class OpenVINOBackend(Backend):
     name = "openvino"
     package = "openvino"
-    axes = paths_mod.AXES
+    axes = paths_mod.AXES  # Broadcast's; an elementwise case's paths are openvino_elementwise.py's
+    ops = frozenset({"broadcast", "elementwise"})
     dtypes = frozenset(DTYPES) - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
     preload = ("openvino", "conformance.backends.openvino_libraries", "conformance.backends.openvino")
@@ -137,10 +139,14 @@ class OpenVINOBackend(Backend):
     def hardware(self) -> tuple[str, ...]:
         return cpu_capabilities()
 
-    def op_version(self, path: Path, op: str = "broadcast") -> int | None:
+    def op_version(self, path: Path, op: str = "broadcast") -> Any:
+        if op == "elementwise":
+            return dict(path)["function"]
         return int(dict(path)["opset"])
 
     def paths_for(self, case: Case, every: bool = False) -> dict[Path, str | None]:
+        if case.op == "elementwise":
+            return elementwise.paths_for(case)
         found = super().paths_for(case)
         if () in found:
             return found
@@ -156,11 +162,15 @@ class OpenVINOBackend(Backend):
 
     def fed_at_run_time(self, path: Path) -> bool:
         p = dict(path)
+        if "function" in p:  # elementwise
+            return p["shapes"] == "dynamic"
         return p["target_shape"] != "Constant" or p.get("data") == "Dynamic" or \
             p.get("axes_mapping") == "Parameter"
 
     def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
         p = dict(path)
+        if case.op == "elementwise":
+            return super().why_not(case, path, dtype)
         return paths_mod.context_reason(p.get("context", "alone"), dtype) or \
             paths_mod.data_reason(p.get("data", "Parameter"), dtype) or super().why_not(case, path, dtype)
 
@@ -172,6 +182,8 @@ class OpenVINOBackend(Backend):
             return Outcome(error=str(e), stage="build")
 
     def declare(self, request: Request) -> Outcome:
+        if request.op == "elementwise":
+            return Outcome()  # elementwise cases are small: none is shape-only
         if request.path.get("data") == "Dynamic":
             return Outcome()  # every data dimension unknown until run time: nothing to declare
         values = None
@@ -209,6 +221,8 @@ class OpenVINOBackend(Backend):
                                                 self.core, name), "CPU")
 
     def run(self, request: Request) -> Outcome:
+        if request.op == "elementwise":
+            return elementwise.run(self.core, request)
         built = self.graph(request)
         if isinstance(built, Outcome):
             return built
@@ -232,6 +246,10 @@ class OpenVINOBackend(Backend):
 
     def run_many(self, requests: list[Request]) -> list[Outcome]:
         """One model for the checks of each kind of model (as built, folded before compiling, read from IR)."""
+        if any(r.op == "elementwise" for r in requests):  # the harness batches the checks of one case
+            if all(r.op == "elementwise" for r in requests):
+                return elementwise.run_many(self.core, requests)
+            return [self.run(r) for r in requests]
         outcomes: list[Outcome | None] = [None] * len(requests)
         groups: dict[tuple[bool, str], list[tuple[int, Graph]]] = {}
         for i, request in enumerate(requests):

@@ -50,6 +50,7 @@ def fed_name(port: Any, feeds: Mapping[str, np.ndarray]) -> str:
 class OpenVINOOnnxBackend(ExpandBackend):
     name = "openvino-onnx"
     package = "openvino"
+    ops = frozenset({"broadcast", "elementwise"})  # elementwise: conformance/backends/onnx_elementwise.py
     axes = (*ExpandBackend.axes, CONTEXT,
             Axis("source", ("bytes", "file", "convert_model"), {"file": "file", "convert_model": "convert"},
                  "the model read by Core.read_model from its bytes (the default) or from a file path (the "

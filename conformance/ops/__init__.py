@@ -11,7 +11,7 @@ from functools import cache
 
 from conformance.ops.base import Op, RuleError, Shape
 
-BUILTIN = {"broadcast": "conformance.ops.broadcast"}
+BUILTIN = {"broadcast": "conformance.ops.broadcast", "elementwise": "conformance.ops.elementwise"}
 DEFAULT = "broadcast"
 
 

@@ -45,13 +45,14 @@ class Op:
     attributes: Callable[[Any], dict[str, Any]]
     # The reference output of a valid case, given its data inputs and the op version a path runs (or None)
     expected: Callable[[Any, Mapping[str, np.ndarray], int | None], np.ndarray]
-    versions: Callable[[Any], tuple[int, ...]]  # the op versions a case applies to (() for an op of one version)
-    label: Callable[[int | None], str]  # the op's name at a version, for messages: "Broadcast-3"
+    # the op versions a case applies to (() for an op of one version); elementwise: the function names it runs
+    versions: Callable[[Any], tuple[Any, ...]]
+    label: Callable[[Any], str]  # the op's name at a version, for messages: "Broadcast-3"
     # Named properties of params, for known differences: name -> (predicate, description)
     traits: Mapping[str, tuple[Callable[[Any], bool], str]] = field(default_factory=dict)
     # Our own implementation: (request) -> Outcome, by the local backend's "op" path value it serves
     local: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    local_versions: Mapping[str, int | None] = field(default_factory=dict)  # that value -> the op version it runs
+    local_versions: Mapping[str, Any] = field(default_factory=dict)  # that value -> the op version it runs
     # the local path values that run a case's params: value -> None, or why it does not apply
     local_paths: Callable[[Any], dict[str, str | None]] = lambda params: {}
     # hypothesis strategy of raw op keys (as a case file gives them), for the generated checks' index-th example
@@ -60,6 +61,13 @@ class Op:
     spec_ref: Callable[[Any], str] = lambda params: ""  # the spec section a generated case is judged by
     details: Callable[[Mapping[str, Any]], list[tuple[str, str]]] = lambda params: []  # report rows of params
     fields: tuple[str, ...] = ()  # params' fields a known difference may match on (``match: {mode: ...}``)
+    # An op whose versions are functions fed values of their own (conformance/ops/elementwise/): the element types a
+    # check of a version sweeps, (params, valid, version) -> types; why a version takes no such type,
+    # (params, version, dtype) -> reason or None; and its inputs, (params, dtype, salt, version) -> by name.
+    # None: the harness's sweep (conformance/data.py), every type, conformance.data.make_data.
+    sweep: Callable[[Any, bool, Any], tuple[str, ...]] | None = None
+    type_reason: Callable[[Any, Any, str], str | None] = lambda params, version, dtype: None
+    make_inputs: Callable[[Any, str, str, Any], dict[str, np.ndarray]] | None = None
 
     def traits_of(self, params: Any) -> list[str]:
         return [name for name, (holds, _) in self.traits.items() if holds(params)]

@@ -108,7 +108,7 @@ class CaseFile(_NamesItsProblem, pytest.File):
         for case in cases:
             state.seen_cases.setdefault(case.id, case)
         for case in cases:
-            if state.modes and getattr(case.params, "mode", None) not in state.modes:
+            if not state.wants(case):
                 continue
             for ref, backend in state.backends.items():
                 checks = [c for c in plan(case, backend, ref, state.dtypes, state.selection, state.every_path,
@@ -206,8 +206,8 @@ class GeneratedChecks(pytest.Collector):
 
     def collect(self) -> Iterator[GeneratedItem]:
         state = state_of(self.config)
-        if state.modes or state.dtypes or state.shard or state.selection:  # a restricted run: the search is
-            return                                                          # for full runs
+        if state.ops or state.modes or state.dtypes or state.shard or state.selection:
+            return  # a restricted run: the search is for full runs
         for ref, backend in state.backends.items():
             yield GeneratedItem.from_parent(self, name=f"generated_{backend.name}", backend_ref=ref)
 

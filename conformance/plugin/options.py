@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance import ops
 from conformance.backends import BUILTIN
 from conformance.data import DTYPES
 from conformance.run import generated
@@ -19,8 +20,10 @@ def add(parser: pytest.Parser) -> None:
     group.addoption("--backend", action="append", default=None, metavar="NAME",
                     help=f"backend to run: {', '.join(BUILTIN)}, an installed plug-in's entry-point name, "
                          "onnx-backend:MODULE or module:Class (repeatable; default: all built-in)")
+    group.addoption("--op", action="append", default=None, metavar="OP",
+                    help="only cases of this op: broadcast, elementwise, or an op package's name (repeatable)")
     group.addoption("--mode", action="append", default=None, choices=["numpy", "explicit", "bidirectional"],
-                    help="only cases of this mode (repeatable)")
+                    help="only Broadcast cases of this mode (repeatable)")
     group.addoption("--dtype", action="append", default=None, metavar="DTYPE",
                     help="only these element types, e.g. f32 (repeatable)")
     group.addoption("--path", action="append", default=None, metavar="AXIS=VALUE",
@@ -92,6 +95,11 @@ def validate(config: pytest.Config, backend_names: set[str]) -> None:
     if unknown:
         raise pytest.UsageError(f"--dtype {unknown[0]}: no such element type; the suite's are "
                                 f"{', '.join(DTYPES)}")
+    for name in config.getoption("op") or ():
+        try:
+            ops.get(name)
+        except (ImportError, ValueError) as e:  # OpNotFound is a ValueError
+            raise pytest.UsageError(f"--op {name}: {e}") from None
     for name in config.getoption("known"):
         stem = Path(name).stem
         if not Path(name).is_file():
@@ -108,11 +116,11 @@ def part_of_the_suite(config: pytest.Config, cases_dir: Path) -> bool:
 
 
 def leaves_checks_out(config: pytest.Config, cases_dir: Path) -> bool:
-    """The run's options or arguments leave checks of its backends out: -k, -m, --check, --path, --dtype, --mode,
+    """The run's options or arguments leave checks of its backends out: -k, -m, --check, --path, --dtype, --op, --mode,
     --shard, or test ids and files other than the whole suite's (``whole_suite``)."""
     option = config.option
     return bool(option.keyword or option.markexpr or any(config.getoption(name) for name in
-                                                         ("check", "path", "dtype", "mode", "shard"))
+                                                         ("check", "path", "dtype", "op", "mode", "shard"))
                 or any("::" in arg or Path(arg).resolve() not in whole_suite(config, cases_dir)
                        for arg in config.args))
 

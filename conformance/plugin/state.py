@@ -65,8 +65,9 @@ class State:
                                         f"give a plug-in a name of its own (its class attribute `name`)")
             named[backend.name] = ref
         options.validate(config, set(named))
-        modes = config.getoption("mode")
+        modes, op_names = config.getoption("mode"), config.getoption("op")
         self.modes = set(modes) if modes else None
+        self.ops = set(op_names) if op_names else None
         dtypes = config.getoption("dtype")
         self.dtypes = tuple(dtypes) if dtypes else None
         # asked once: importlib.metadata reads files each time, which cost more than a check
@@ -139,9 +140,14 @@ class State:
                     cases += load_file(path, self.config.rootpath)
                 except CaseFileError:
                     continue
-            cases = [c for c in cases if not self.modes or getattr(c.params, "mode", None) in self.modes]
+            cases = [c for c in cases if self.wants(c)]
             self._type_extras[ref] = type_coverage(cases, self.backends[ref], self.dtypes)
         return self._type_extras[ref]
+
+    def wants(self, case: Any) -> bool:
+        """The case is of an op and a mode the run takes (--op, --mode: a mode is Broadcast's)."""
+        return (not self.ops or case.op in self.ops) and \
+            (not self.modes or getattr(case.params, "mode", None) in self.modes)
 
     def selected(self, check: Check) -> bool:
         return not self.only or any(fnmatchcase(check.part, p) for p in self.only)

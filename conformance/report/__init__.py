@@ -165,12 +165,16 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
                      "rejections": rejections.get(col),
                      **backends.get(col, {"backend": col.split("@")[0], "version": None, "available": None,
                                           "reason": None, "hardware": []})} for col in columns],
+        "ops": sorted({c["op"] for c in cases.values()}, key=lambda o: (o != "Broadcast", o)),
         "modes": _ordered({c["mode"] for c in cases.values()}, MODES),
         "groups": _ordered({c["group"] for c in cases.values()}, GROUPS),
         "suites": suites,
         "suite_choices": [(repo, [(s, s.partition(" ")[2]) for s in suites if s.split(" ", 1)[0] == repo])
                           for repo in dict.fromkeys(s.split(" ", 1)[0] for s in suites)],
         "breakdowns": [
+            *([{"key": "op", "title": "By op",
+                "rows": breakdown(checks, lambda c: (cases[c.case]["op"],), ("Broadcast",), columns)}]
+              if len({c["op"] for c in cases.values()}) > 1 else []),
             {"key": "mode", "title": "By mode",
              "rows": breakdown(checks, lambda c: (cases[c.case]["mode"],), MODES, columns)},
             {"key": "group", "title": "By origin: case group, and upstream suite",

@@ -86,7 +86,8 @@ def changes_view(results: Results, compare: Results, cases: dict[str, dict[str, 
             lists[kind].append({
                 "case": case_id, "column": col, "old": was, "new": now, "old_letter": letter(was),
                 "new_letter": letter(now), "n": len(checks), "codes": codes.of(checks),
-                "mode": case["mode"] if case else "", "search": case["search"] if case else case_id,
+                "op": case["op"] if case else "", "mode": case["mode"] if case else "",
+                "search": case["search"] if case else case_id,
                 "group": case["group"] if case else "", "suite_codes": case["suite_codes"] if case else "",
                 "anchor": cell if cell in anchors else anchor("r", case_id) if case else None,
                 "which": paths_and_dtypes(checks)})

@@ -69,10 +69,14 @@ def op_rows(op: ops.Op | None, params: Any) -> list[tuple[str, str]]:
 
 
 def _kind(op: ops.Op | None, params: Any) -> str:
-    """What the matrix's "mode" column, filter and breakdown show: the op's first field (broadcast: its mode)."""
+    """What the matrix's "mode" column, filter and breakdown show: the op's first field, after the op's name but
+    for Broadcast, the suite's first op (its mode: "numpy"; an elementwise case's auto_broadcast: "elementwise
+    numpy", never counted with Broadcast's numpy mode)."""
     field = op.fields[0] if op is not None and op.fields else None
     value = params.get(field) if field is not None and isinstance(params, Mapping) else None
-    return "-" if value is None else str(value)
+    if op is None or op.name == "broadcast":
+        return "-" if value is None else str(value)
+    return op.name if value is None else f"{op.name} {value}"
 
 
 def case_view(case_id: str, record: CaseRecord | None) -> dict[str, Any]:
@@ -95,7 +99,7 @@ def case_view(case_id: str, record: CaseRecord | None) -> dict[str, Any]:
 
 # The URL keys of the filter bar's own fields (FIELDS in templates/_page.js.j2) and of a linked check: a path
 # axis of one of these names is kept in the URL as "path.<axis>" instead.
-FILTER_KEYS = frozenset({"col", "mode", "group", "suite", "variant", "dtype", "v", "q", "check"})
+FILTER_KEYS = frozenset({"col", "op", "mode", "group", "suite", "variant", "dtype", "v", "q", "check"})
 
 
 def axis_key(axis: str) -> str:

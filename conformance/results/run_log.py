@@ -201,7 +201,8 @@ class RunLog:
         unmatched = [u for u in unmatched if {"backend": u["backend"], "entry": u["entry"]["id"]} not in on_other_paths]
         return {
             "format": results.FORMAT,
-            "run": {**self._run_info, "finished": _now(), "complete": complete, "part": restricted,
+            "run": {**self._run_info, "finished": _now(), "complete": complete,
+                    "part": restricted or self.part_run is not None,  # --backend too: part_of_the_suite
                     "wall_time": round(time.perf_counter() - self.t0, 2)},
             "backends": {b.name: b.describe() for b in self.backends.values()},
             "cases": cases,

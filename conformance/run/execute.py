@@ -79,8 +79,11 @@ def prepare(check: Check, budget: int = DEFAULT_BUDGET, with_expected: bool = Tr
     dtype = DTYPES[check.dtype]
     shapes = op.data_shapes(case.params)
     case_salt = salt(op.to_json(case.params))
-    data = {name: np.empty((0,), dtype) if declare_only else make_data(shape, dtype, case_salt)  # type: ignore[arg-type]
-            for name, shape in shapes.items()}
+    if op.make_inputs is not None and not declare_only:  # values of the op's own (elementwise functions)
+        data = op.make_inputs(case.params, check.dtype, case_salt, check.version)
+    else:
+        data = {name: np.empty((0,), dtype) if declare_only else make_data(shape, dtype, case_salt)  # type: ignore[arg-type]
+                for name, shape in shapes.items()}
     expected = None
     if with_expected and not declare_only and check.backend_rule is None and case.valid:
         expected = contexts.compose(check.path_dict, op.expected(case.params, data, check.version))

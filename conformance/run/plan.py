@@ -29,7 +29,7 @@ class Check:
     path: Path | None  # None: the backend cannot express the case at all
     variant: str  # the path's label in check ids ("" for none)
     dtype: str | None
-    version: int | None = None  # the op version the path runs (Broadcast: 0, 1 or 3)
+    version: Any = None  # the op version the path runs (Broadcast: 0, 1 or 3; elementwise: the function)
     not_applicable: str | None = None
     shape_dtype: str = "i64"  # the integer type of the shape inputs (T_SHAPE)
     # A rule of the backend's own op that rejects an input the spec accepts (ONNX Expand's shape input is int64
@@ -67,10 +67,13 @@ class Check:
         return f"[{ops.get(self.case.op).label(self.version)} {self.case.summary()} @ {where}]"
 
 
-def dtypes_for(case: Case, selected: tuple[str, ...] | None) -> list[str]:
+def dtypes_for(case: Case, selected: tuple[str, ...] | None, version: Any = None) -> list[str]:
     # A declared shape does not depend on the element type: one is enough for a case with "?" dimensions.
+    op_sweep = ops.get(case.op).sweep
     if case.dtypes:
         sweep = case.dtypes
+    elif op_sweep is not None:  # an op whose versions take types of their own (elementwise functions)
+        sweep = op_sweep(case.params, case.valid, version)
     elif not case.valid or case.dynamic:
         sweep = DEFAULT_REJECT_SWEEP
     else:
@@ -112,7 +115,8 @@ def _paths_and_types(case: Case, backend: Backend, applicable: Mapping[Path, str
     element types and, where the path is not swept in full, the types it samples (``sampled``; None: every type)."""
     axes = backend.path_axes()
     for path in paths.covering(list(applicable), case.group, every_path or backend.chooses_paths(), axes):
-        reason, variant, sweep = applicable[path], paths.label(axes, path), dtypes_for(case, dtypes)
+        reason, variant = applicable[path], paths.label(axes, path)
+        sweep = dtypes_for(case, dtypes, backend.op_version(path, case.op))
         picked = None
         if not every_path and not paths.swept(axes, path) and not case.dtypes:
             picked = sampled(case, variant, sweep, functools.partial(_why_not, backend, case, path, reason))

@@ -100,7 +100,8 @@ def measure(refs: Iterable[str], cases_dir: Path, timeout: float = 3.0, examples
     loaded, errors = load_all(cases_dir)
     if errors:
         raise ValueError("; ".join(f"{path}: {error}" for path, error in errors.items()))
-    cases = [case for file_cases in loaded.values() for case in file_cases]
+    # the planted bugs are a Broadcast implementation's: the cases of the other ops (elementwise) do not reach them
+    cases = [case for file_cases in loaded.values() for case in file_cases if case.op == "broadcast"]
     for ref in refs:
         backend = load(ref)
         pool = WorkerPool(timeout=timeout, memory_limit=8192 * 2**20, preload=backend.preload) \

@@ -1,0 +1,34 @@
+"""ort-prelu-slope-grows-x (conformance/known/onnxruntime.yaml)
+
+ONNX PRelu: "slope should be unidirectional broadcastable to input tensor X", and the output has X's shape. ONNX
+Runtime takes X (3,) with a slope (2, 3) and returns a (2, 3) output: its kernel broadcasts both ways.
+
+Exit 0: the bug shows; 1: the runtime does what the spec says (a rejection); 2: cannot run here.
+"""
+
+import sys
+
+try:
+    import numpy as np
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+except ImportError as e:
+    print(f"cannot run: {e}")
+    sys.exit(2)
+
+graph = helper.make_graph(
+    [helper.make_node("PRelu", ["x", "slope"], ["out"])], "prelu",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3]),
+     helper.make_tensor_value_info("slope", TensorProto.FLOAT, [2, 3])],
+    [helper.make_tensor_value_info("out", TensorProto.FLOAT, None)])
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+model.ir_version = 8
+try:
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    out = session.run(None, {"x": -np.ones(3, np.float32), "slope": np.full((2, 3), 0.5, np.float32)})[0]
+except Exception as e:  # onnxruntime raises its own exception types
+    print("onnxruntime", ort.__version__, "rejects it:", e)
+    sys.exit(1)
+print("onnxruntime", ort.__version__, f"PRelu of X (3,) and slope (2, 3): output shape {out.shape}; spec: a "
+      "rejection (the slope broadcasts to X, one way)")
+sys.exit(0)
