@@ -50,12 +50,42 @@ def test_what_jax_cannot_be_given_is_not_applicable_with_the_reason():
 @pytest.mark.parametrize(("mode", "shape", "target", "axes"), VALID)
 @pytest.mark.parametrize("dtype", ["f32", "i64", "bf16", "i4"])
 def test_each_mode_gives_the_references_bytes(path, mode, shape, target, axes, dtype):
+    """Every bit of the reference's output, but for what a known difference records: in bf16, on a CPU with
+    AVX512-BF16, XLA stores some broadcasts through vcvtneps2bf16, which turns a subnormal into a zero of its sign and
+    quiets a signalling NaN (jax-cpu-bf16-broadcast-flushes-subnormals). Whether a shape goes that way is LLVM's
+    choice of loop, not a rule of the inputs (the entry says why it lists cases), so this test cannot know which of
+    its bf16 rows lose them; instead of skipping bf16 it allows, element by element, the reference's bits or exactly
+    the entry's change of them, and nothing else: any other difference (a wrong element, another change of a
+    special) still fails. The suite's run holds jax to the entry itself, as a strict expected failure."""
     data = make_data(shape, dtype)
     outcome = JaxBackend().run(builders.request(data, target, axes, mode, path=path))
     expected = reference.broadcast(data, list(target), None if axes is None else list(axes), mode)
     assert outcome.error is None, outcome.error
     assert outcome.output.dtype == expected.dtype and outcome.output.shape == expected.shape
-    assert outcome.output.tobytes() == expected.tobytes()
+    if dtype == "bf16":
+        got, want = outcome.output.view(np.uint16), expected.view(np.uint16)
+        assert np.array_equal((got == want) | (got == _as_the_bf16_entry_says(want)), np.ones(want.shape, bool)), \
+            f"bits {got[got != want]}, but should be {want[got != want]}"
+    else:
+        assert outcome.output.tobytes() == expected.tobytes()
+
+
+def _as_the_bf16_entry_says(bits: np.ndarray) -> np.ndarray:
+    """bf16 bits as jax-cpu-bf16-broadcast-flushes-subnormals changes them: a subnormal (exponent 0, mantissa not 0)
+    becomes the zero of its sign, a signalling NaN (exponent all ones, mantissa not 0, quiet bit 0x40 clear) gets its
+    quiet bit set, every other bit kept; any other value is unchanged."""
+    exponent, mantissa = bits & 0x7F80, bits & 0x007F
+    subnormal = (exponent == 0) & (mantissa != 0)
+    signalling = (exponent == 0x7F80) & (mantissa != 0) & ((bits & 0x0040) == 0)
+    return np.where(subnormal, bits & 0x8000, np.where(signalling, bits | 0x0040, bits)).astype(np.uint16)
+
+
+def test_the_bf16_entrys_change_is_that_of_vcvtneps2bf16_on_the_specials():
+    """The allowance above is as narrow as the entry: subnormals to signed zeros, signalling NaNs quieted with their
+    payload and sign, and every other value (normals, zeros, infinities, quiet NaNs) untouched."""
+    bits = np.array([0x0001, 0x807F, 0x7F81, 0xFFBF, 0x7FC1, 0x0080, 0x8000, 0x7F80, 0x3F80], np.uint16)
+    assert _as_the_bf16_entry_says(bits).tolist() == [0x0000, 0x8000, 0x7FC1, 0xFFFF, 0x7FC1, 0x0080, 0x8000,
+                                                     0x7F80, 0x3F80]
 
 
 @needs_jax
