@@ -291,6 +291,19 @@ def test_target_int32_cut(data_shape, target_shape, other_shape, invalid):
     assert traits["target_int32_cut_invalid"][0](params) is invalid
 
 
+@pytest.mark.parametrize(("mode", "data_shape", "target_shape", "axes", "holds"), [
+    ("bidirectional", (2**32 + 2, 0), (2**32 + 2, 0), None, True),
+    ("numpy", (2**31, 0), (2**31, 0), None, True),
+    ("explicit", (2**32,), (0, 2**32), (1,), True),  # faced through axes_mapping
+    ("bidirectional", (1, 0), (2**32 + 2, 0), None, False),  # beyond int32 facing 1
+    ("bidirectional", (0,), (2**32 + 2, 0), None, False),  # beyond int32 facing no data dimension
+    ("numpy", (5, 0), (5, 0), None, False),  # equal, within int32
+])
+def test_target_beyond_int32_meets_equal_data_dim(mode, data_shape, target_shape, axes, holds):
+    trait = ops.get("broadcast").traits["target_beyond_int32_meets_equal_data_dim"][0]
+    assert trait(case(mode, data_shape, target_shape, axes).params) is holds
+
+
 def test_f64_one_value_zero_in_f32():
     """The one value of a one-element data, read in f64, is 0 once cast to f32 and not -0.0 (tract's neutral Add)."""
     trait = ops.get("broadcast").traits["f64_one_value_zero_in_f32"][0]

@@ -247,6 +247,9 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_beyond_int32_negative_as_int32": (lambda c: any(t > INT32_MAX and _wrap32(t) < 0 for t in _target(c)),
                                               "a target_shape value does not fit in int32 and is negative once cut "
                                               "to its low 32 bits (as int32): 2**31, 2**63 - 1"),
+    "target_beyond_int32_meets_equal_data_dim": (lambda c: any(d == t > INT32_MAX for d, t in _facing(c)),
+                                                 "a target_shape value beyond int32 faces a data dimension equal to "
+                                                 "it (the data, then empty, has a dimension beyond int32)"),
     "target_beyond_uint32": (lambda c: any(t > 2**32 - 1 for t in _target(c)),
                              "a target_shape value does not fit in uint32 (2**32 or more)"),
     "target_at_least_2_62": (lambda c: any(t >= 2**62 for t in _target(c)),
