@@ -29,7 +29,7 @@ class in_process:  # noqa: N801  (a Runner that runs each check in this process)
     def outcome(self, check, request):
         return self.fresh(check, request), "own, fresh worker"
 
-    def fresh(self, check, request):
+    def fresh(self, check, request, timeout=None):
         return self.backend.declare(request) if request.shape_only else self.backend.run(request)
 
     def doubt(self, check):

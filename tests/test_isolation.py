@@ -47,6 +47,18 @@ def test_a_hanging_check_times_out_and_the_pool_goes_on():
         p.close()
 
 
+def test_a_fresh_check_can_be_given_fewer_seconds_than_the_pool():
+    """A known hang's entry gives its checks its own timeout (conformance/known: ``timeout``)."""
+    p = WorkerPool(timeout=60)
+    try:
+        start = time.monotonic()
+        outcome = p.run_fresh("tests.fake_backends:HangBackend", request(), timeout=1)
+        assert outcome.timeout == 1 and time.monotonic() - start < 30
+        assert p.run_fresh("local", request()).output is not None  # the pool's own timeout otherwise
+    finally:
+        p.close()
+
+
 def test_an_exception_in_the_adapter_is_an_adapter_error(pool):
     outcome = pool.run("tests.fake_backends:RaisingBackend", request())
     assert outcome.adapter_error is not None and "KeyError: 'a bug in the adapter'" in outcome.adapter_error

@@ -24,8 +24,9 @@ from conformance import known, ops
 from conformance.backends import Outcome, Request
 from conformance.backends.local import LocalBackend
 from conformance.cases import Case, load_all
-from conformance.data import DTYPES
+from conformance.data import DTYPES, salt, specials_held
 from conformance.known import Facts, Known, KnownFileError, find, path_of_label
+from conformance.ops.broadcast.params import to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 OV_PATHS = ["opset1-const", "opset1-param", "opset3-const", "opset3-param"]
@@ -275,6 +276,50 @@ def test_target_beyond_int32_negative_as_int32(target_shape, holds):
     assert trait(case("numpy", (1,), target_shape).params) is holds
 
 
+@pytest.mark.parametrize(("data_shape", "target_shape", "other_shape", "invalid"), [
+    ((1,), (2**32, 0), True, False),  # cut to [0, 0]: another valid shape
+    ((2**32 + 1, 0), (2**32 + 1, 0), False, False),  # cut to 1 facing the data's own 2**32 + 1: the same shape
+    ((2**31, 0), (2**31, 0), False, True),  # cut to -2**31 facing 2**31
+    ((2**32, 0), (2**32, 0), False, True),  # cut to 0 facing 2**32
+    ((1,), (2, 3), False, False),  # within int32: no cut
+    ((3,), (2**32 + 2,), False, False),  # invalid: not a trait of valid inputs
+])
+def test_target_int32_cut(data_shape, target_shape, other_shape, invalid):
+    traits = ops.get("broadcast").traits
+    params = case("bidirectional", data_shape, target_shape).params
+    assert traits["target_int32_cut_other_shape"][0](params) is other_shape
+    assert traits["target_int32_cut_invalid"][0](params) is invalid
+
+
+@pytest.mark.parametrize(("mode", "data_shape", "target_shape", "axes", "holds"), [
+    ("bidirectional", (2**32 + 2, 0), (2**32 + 2, 0), None, True),
+    ("numpy", (2**31, 0), (2**31, 0), None, True),
+    ("explicit", (2**32,), (0, 2**32), (1,), True),  # faced through axes_mapping
+    ("bidirectional", (1, 0), (2**32 + 2, 0), None, False),  # beyond int32 facing 1
+    ("bidirectional", (0,), (2**32 + 2, 0), None, False),  # beyond int32 facing no data dimension
+    ("numpy", (5, 0), (5, 0), None, False),  # equal, within int32
+])
+def test_target_beyond_int32_meets_equal_data_dim(mode, data_shape, target_shape, axes, holds):
+    trait = ops.get("broadcast").traits["target_beyond_int32_meets_equal_data_dim"][0]
+    assert trait(case(mode, data_shape, target_shape, axes).params) is holds
+
+
+def test_f64_one_value_zero_in_f32():
+    """The one value of a one-element data, read in f64, is 0 once cast to f32 and not -0.0 (tract's neutral Add)."""
+    trait = ops.get("broadcast").traits["f64_one_value_zero_in_f32"][0]
+    seen = {}
+    for n in range(1, 60):
+        c = case("numpy", (), (n,)).params
+        value = specials_held((), "f64", salt(to_json(c)))[0]
+        kind = ("-0.0" if np.signbit(value) and value == 0 else "zero in f32" if abs(value) < 2.0**-150
+                else "other")
+        seen.setdefault(kind, trait(c))
+        assert trait(c) is (kind == "zero in f32"), (n, value)
+    assert seen.get("zero in f32") is True and seen.get("other") is False, seen
+    assert not trait(case("numpy", (), (0,)).params)  # no element in the output: nothing shows
+    assert not trait(case("numpy", (2,), (2,)).params)  # two elements: no one value
+
+
 def test_every_trait_an_entry_names_holds_for_the_cases_it_lists():
     checked = 0
     for backend, es in known.load().items():
@@ -391,7 +436,7 @@ class InProcess:
     def outcome(self, check: Any, request: Request) -> tuple[Outcome, str]:
         return self.fresh(check, request), "own, fresh worker"
 
-    def fresh(self, check: Any, request: Request) -> Outcome:
+    def fresh(self, check: Any, request: Request, timeout: float | None = None) -> Outcome:
         return self.backend.declare(request) if request.shape_only else self.backend.run(request)
 
     def doubt(self, check: Any) -> None:
@@ -478,3 +523,21 @@ if __name__ == "__main__":
     for what, checks in mismatched.items():
         print(f"{len(checks):7d}  {what}: {checks[:10]}")
     sys.exit(1 if mismatched else 0)
+
+
+def test_only_a_timeout_entry_gives_a_timeout_and_a_positive_one(tmp_path):
+    from conformance.known.entries import KnownFileError, read_file
+
+    def entry(verdict: str, timeout: object) -> str:
+        return (f"- id: e\n  match: {{dtype: f32}}\n  verdict: {verdict}\n  timeout: {timeout}\n  reason: r\n"
+                f"  link: https://example.org\n")
+
+    path = tmp_path / "local.yaml"
+    path.write_text(entry("timeout", 5))
+    (known,) = read_file(path, "local")
+    assert known.timeout == 5.0
+    for verdict, timeout in (("crash", 5), ("timeout", 0), ("timeout", "soon")):
+        path.write_text(entry(verdict, timeout))
+        with pytest.raises(KnownFileError, match=r"local.yaml:4: entry 'e': timeout="):
+            read_file(path, "local")
+

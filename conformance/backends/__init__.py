@@ -24,6 +24,8 @@ BUILTIN = {
     "onnxruntime": "conformance.backends.onnxruntime:OnnxRuntimeBackend",
     "onnx-reference": "conformance.backends.onnx_reference:OnnxReferenceBackend",
     "local": "conformance.backends.local:LocalBackend",
+    "jax": "conformance.backends.jax:JaxBackend",
+    "tract": "conformance.backends.tract:TractBackend",
 }
 ENTRY_POINT_GROUP = "broadcast_conformance.backends"
 ONNX_BACKEND_PREFIX = "onnx-backend:"

@@ -19,7 +19,7 @@ KNOWN_DIR = Path(__file__).parent
 # that prints what the runtime gives and what the spec says, and exits 0 when the bug shows, 1 when the runtime
 # behaves as the spec says, 2 when it cannot run; ``python3 -m conformance known --verify`` runs them all.
 REPRODUCERS_DIR = KNOWN_DIR / "reproducers"
-_KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer", "cases_why"}
+_KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer", "cases_why", "timeout"}
 # match keys besides the op's fields (``Op.fields``, e.g. broadcast's mode) and ``path`` (axis -> globs)
 MATCH_KEYS = ("op", "group", "path", "variant", "dtype", "shape_dtype", "version", "hardware", "shape_only", "case")
 
@@ -42,6 +42,8 @@ class Known:
     # alternatives, each path axis -> globs, one of which holds in full (none: any path)
     paths: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
     cases_why: str | None = None  # why the entry lists case ids: what no condition describes
+    # verdict timeout only: the seconds a check it describes is given (a known hang need not take --check-timeout)
+    timeout: float | None = None
 
     @cached_property
     def tests(self) -> tuple[tuple[Test, ...], tuple[Test, ...]]:
@@ -191,13 +193,19 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
                              f"{sorted(FAILING)}")
     if not raw.get("link") and not raw.get("reproducer"):
         raise KnownFileError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
+    timeout = raw.get("timeout")
+    if timeout is not None and (raw["verdict"] != "timeout" or isinstance(timeout, bool)
+                                or not isinstance(timeout, (int, float)) or timeout <= 0):
+        raise KnownFileError(f"{_line(node, 'timeout', where)}: entry {raw['id']!r}: timeout={timeout!r}; an entry "
+                             "of verdict timeout may give the positive number of seconds its checks are given")
     if raw["verdict"] == WRONG_VALUES:  # a check of the declared shape only has no values to be wrong
         patterns.setdefault("shape_only", ("false",))
     reproducer = _reproducer(raw, node, where)
     return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())), verdict=raw["verdict"],
                  reason=str(raw["reason"]).strip(), link=raw.get("link"), reproducer=reproducer,
                  where=where, inputs=inputs, paths=paths,
-                 cases_why=str(raw["cases_why"]).strip() if raw.get("cases_why") else None)
+                 cases_why=str(raw["cases_why"]).strip() if raw.get("cases_why") else None,
+                 timeout=None if timeout is None else float(timeout))
 
 
 def _inputs(inputs: Any, targets: list[ops.Op], where: str) -> tuple[tuple[str, ...], ...] | None:

@@ -40,8 +40,8 @@ class Alone:
         outcome = self.pool.run(check.backend_ref, request)
         return outcome, "own, fresh worker" if self.pool.last_fresh else "own"
 
-    def fresh(self, check: Check, request: Request) -> Outcome:
-        return self.pool.run_fresh(check.backend_ref, request)
+    def fresh(self, check: Check, request: Request, timeout: float | None = None) -> Outcome:
+        return self.pool.run_fresh(check.backend_ref, request, timeout)
 
     def doubt(self, check: Check) -> None:
         self.pool.recycle(check.backend_ref)
@@ -139,8 +139,8 @@ class Shared:
         outcome = batcher.pool.run(check.backend_ref, request)
         return outcome, "own, fresh worker" if batcher.pool.last_fresh else "own"
 
-    def fresh(self, check: Check, request: Request) -> Outcome:
-        return self.batcher.pool.run_fresh(check.backend_ref, request)
+    def fresh(self, check: Check, request: Request, timeout: float | None = None) -> Outcome:
+        return self.batcher.pool.run_fresh(check.backend_ref, request, timeout)
 
     def doubt(self, check: Check) -> None:
         self.batcher.doubt(check)

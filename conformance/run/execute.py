@@ -55,7 +55,7 @@ class Runner(Protocol):
 
     def outcome(self, check: Check, request: Request) -> tuple[Outcome, str]: ...
 
-    def fresh(self, check: Check, request: Request) -> Outcome: ...
+    def fresh(self, check: Check, request: Request, timeout: float | None = None) -> Outcome: ...
 
     def doubt(self, check: Check) -> None: ...
 
@@ -140,7 +140,8 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
         return outcome, judge(prepared.expect, outcome, known=entry)
 
     if entry is not None:  # expected to differ from the spec: only a fresh worker's outcome can decide
-        (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), "own, fresh worker"
+        # a known hang is given its entry's timeout, not the run's
+        (outcome, judgement), model = judged(runner.fresh(check, prepared.request, entry.timeout)), "own, fresh worker"
     else:
         shared, model = runner.outcome(check, prepared.request)
         outcome, judgement = judged(shared)

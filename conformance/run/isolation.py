@@ -282,13 +282,13 @@ class WorkerPool:
                     raise
         raise AssertionError("unreachable")
 
-    def _failed(self, error: Exception) -> Outcome:
-        """The outcome of a check whose worker call failed: its worker died, it timed out, or the call itself
-        failed (e.g. the request could not be pickled)."""
+    def _failed(self, error: Exception, timeout: float | None = None) -> Outcome:
+        """The outcome of a check whose worker call failed: its worker died, it timed out (after ``timeout``, the
+        pool's by default), or the call itself failed (e.g. the request could not be pickled)."""
         if isinstance(error, _Died):
             return Outcome(crash=str(error), stage="worker")
         if isinstance(error, _TimedOut):
-            return Outcome(timeout=self.timeout, stage="worker")
+            return Outcome(timeout=timeout or self.timeout, stage="worker")
         return Outcome(adapter_error=f"{type(error).__name__}: {error}")
 
     def run(self, backend_ref: str, request: Request) -> Outcome:
@@ -297,19 +297,20 @@ class WorkerPool:
         except Exception as e:
             return self._failed(e)
 
-    def run_fresh(self, backend_ref: str, request: Request) -> Outcome:
+    def run_fresh(self, backend_ref: str, request: Request, timeout: float | None = None) -> Outcome:
         """The check in a worker that has run nothing before it: what an earlier check did to a process cannot
         change this outcome. That worker is a spare, forked after the previous fresh check (so it gets ready
-        while the harness works), and it ends after this one check; the backend's worker keeps its warm state."""
+        while the harness works), and it ends after this one check; the backend's worker keeps its warm state.
+        ``timeout``: the seconds it is given, if not the pool's (a known hang's entry gives fewer)."""
         worker = self._spares.pop(backend_ref, None) or self._start()
         try:
-            return worker.call(False, backend_ref, request, self.timeout)
+            return worker.call(False, backend_ref, request, timeout or self.timeout)
         except _Died as died:
             if died.acknowledged:
                 return self._failed(died)
             return self.run_alone(backend_ref, request)  # the spare died before it took the task: not its doing
         except Exception as e:
-            return self._failed(e)
+            return self._failed(e, timeout)
         finally:
             self._retire(worker)
             self._spares[backend_ref] = self._start()

@@ -15,6 +15,11 @@ import os
 
 os.environ["ORT_DISABLE_TELEMETRY"] = "1"
 
+# tract's errors (anyhow) capture a stack backtrace when RUST_BACKTRACE=1 is in the environment, as it often is on a
+# Rust developer's machine: symbolizing it costs ~0.1 s an error (every refused check), and its frames are no part
+# of the error's text the report shows. RUST_LIB_BACKTRACE governs errors only, so a panic still prints its own.
+os.environ["RUST_LIB_BACKTRACE"] = "0"
+
 # A process group of its own for the forkserver and so for every worker forked from it: a SIGTERM or Ctrl-C sent
 # to the harness's group (a service manager, `kill -- -PGID`, the terminal) reaches pytest, which stops the run in
 # order; it used to kill the forkserver and the worker running a check, whose outcome then read as a crash of

@@ -133,6 +133,48 @@ def _axes_negative_in_int32(case: Case) -> bool:
     return any(_wrap32(v) < 0 for v in _axes(case))
 
 
+def _target_cut_to_int32(case: Case) -> tuple[Any, str | None] | None:
+    """For valid inputs with a target_shape value outside int32: the outcome (shape, rule) with every target_shape
+    value cut to its low 32 bits (read as int32), as a runtime that casts the shape through int32 sees it."""
+    if outcome(case)[1] is not None or not any(v < -2**31 or v > INT32_MAX for v in _target(case)):
+        return None
+    return outcome(replace(case, target_shape=[_wrap32(v) for v in _target(case)]))
+
+
+def _target_cut_other_shape(case: Case) -> bool:
+    cut = _target_cut_to_int32(case)
+    return cut is not None and cut[1] is None and tuple(cut[0]) != tuple(outcome(case)[0])
+
+
+def _target_cut_invalid(case: Case) -> bool:
+    cut = _target_cut_to_int32(case)
+    return cut is not None and cut[1] is not None
+
+
+def _target_negative_in_int32_unmatched(case: Case) -> bool:
+    """Bidirectional: a target_shape value that is negative once cut to its low 32 bits (as int32) faces a data
+    dimension of 1 or none (the target is longer than the data there)."""
+    if case.mode != "bidirectional":
+        return False
+    target = _target(case)
+    extra = target[:max(len(target) - len(case.data_shape), 0)]
+    return any(_wrap32(t) < 0 for t in extra) or any(_wrap32(t) < 0 and d == 1 for d, t in _facing(case))
+
+
+def _unsorted_axes_otherwise_valid(case: Case) -> bool:
+    """Explicit: axes_mapping (1-D, one axis per data dimension, no axis twice, each within the target's rank)
+    decreases somewhere, and each data dimension is 1 or the target_shape value of the axis it names: valid but
+    for its order."""
+    axes, target = _axes(case), _target(case)
+    if case.mode != "explicit" or not _is_1d(case.axes_mapping) or not _is_1d(case.target_shape):
+        return False
+    if len(axes) != len(case.data_shape) or len(set(axes)) < len(axes) or any(t < 0 for t in target):
+        return False
+    if any(a < 0 or a >= len(target) for a in axes) or axes == sorted(axes):
+        return False
+    return all(d is None or d in (1, target[a]) for d, a in zip(case.data_shape, axes, strict=True))
+
+
 def _lone_zero_moved_by_reversal(case: Case, output: bool = False) -> bool:
     data = _output(case) if output else _static_shape(case)
     if data is None or len(data) < 2:
@@ -205,6 +247,9 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_beyond_int32_negative_as_int32": (lambda c: any(t > INT32_MAX and _wrap32(t) < 0 for t in _target(c)),
                                               "a target_shape value does not fit in int32 and is negative once cut "
                                               "to its low 32 bits (as int32): 2**31, 2**63 - 1"),
+    "target_beyond_int32_meets_equal_data_dim": (lambda c: any(d == t > INT32_MAX for d, t in _facing(c)),
+                                                 "a target_shape value beyond int32 faces a data dimension equal to "
+                                                 "it (the data, then empty, has a dimension beyond int32)"),
     "target_beyond_uint32": (lambda c: any(t > 2**32 - 1 for t in _target(c)),
                              "a target_shape value does not fit in uint32 (2**32 or more)"),
     "target_at_least_2_62": (lambda c: any(t >= 2**62 for t in _target(c)),
@@ -263,6 +308,25 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                          "axes_mapping (1-D) has one value per data dimension"),
     "axes_negative_in_int32": (_axes_negative_in_int32, "an axes_mapping value is negative once cut to its low 32 bits "
                                "(as int32)"),
+    "target_negative_in_int32": (lambda c: any(_wrap32(t) < 0 for t in _target(c)),
+                                 "a target_shape value is negative once cut to its low 32 bits (as int32)"),
+    "target_int32_cut_other_shape": (_target_cut_other_shape,
+                                     "valid, and with its target_shape values cut to their low 32 bits (as int32) "
+                                     "the input is valid with another output shape"),
+    "target_int32_cut_invalid": (_target_cut_invalid,
+                                 "valid, and with its target_shape values cut to their low 32 bits (as int32) the "
+                                 "input breaks a rule (a cut value facing a data dimension it no longer equals, or "
+                                 "negative)"),
+    "target_negative_in_int32_unmatched": (_target_negative_in_int32_unmatched,
+                                           "bidirectional: a target_shape value negative once cut to int32 faces a "
+                                           "data dimension of 1 or none"),
+    "unsorted_axes_otherwise_valid": (_unsorted_axes_otherwise_valid, "explicit: axes_mapping is unsorted, and valid "
+                                      "but for its order (each data dimension 1 or the value of the axis it names)"),
+    "empty_axes_for_data_of_target_rank": (lambda c: c.mode == "explicit" and _is_1d(c.axes_mapping) and not _axes(c)
+                                           and _is_1d(c.target_shape) and len(_target(c)) == len(c.data_shape) > 0,
+                                           "explicit: axes_mapping is empty, and the data (not a scalar) has the "
+                                           "target's rank"),
+    "dynamic_data": (lambda c: None in tuple(c.data_shape), "a data dimension is unknown until run time"),
     "duplicate_axes": (lambda c: _is_1d(c.axes_mapping) and len(set(_axes(c))) < len(_axes(c)),
                        "axes_mapping (1-D) repeats an axis"),
     "axes_mapping_in_numpy_mode": (lambda c: c.mode != "explicit" and c.axes_mapping is not None,

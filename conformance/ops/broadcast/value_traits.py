@@ -74,6 +74,17 @@ def _shows(case: Case, changed: Changed) -> bool:
         return bool(np.any(flags(specials_held(data, dtype, _salt(case)))))
 
 
+def _one_f64_value_zero_in_f32(case: Case) -> bool:
+    """The data holds one element, and its f64 value is not -0.0 but is 0 once cast to f32 (+0.0, an f64 subnormal,
+    f64's smallest normal: anything below half f32's smallest subnormal), and the output has elements."""
+    data, out = static_shape(case), spec_output(case)
+    if data is None or math.prod(data) != 1 or out is None or math.prod(out) == 0:
+        return False
+    value = specials_held(data, "f64", _salt(case))[:1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        return int(_bits(value)[0]) != 1 << 63 and bool(value.astype(np.float32)[0] == 0)
+
+
 def _payload_nan_in_tail(case: Case, block: int = 8) -> bool:
     """The float16 output (the case's f16 data broadcast to the spec's shape) holds a NaN with a payload among its
     last n mod ``block`` elements in flat order (n: its element count)."""
@@ -116,4 +127,7 @@ VALUE_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                  "and the output shows it"),
     "negative_zero_in_data": (lambda c: _shows(c, NEGATIVE_ZERO),
                               "a float input holds -0.0, and the output shows it"),
+    "f64_one_value_zero_in_f32": (_one_f64_value_zero_in_f32,
+                                  "the data holds one element, whose f64 value is not -0.0 but is 0 in f32 (+0.0, an "
+                                  "f64 subnormal or f64's smallest normal), and the output has elements"),
 }
