@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from conformance import ops
 from conformance.backends import Request
@@ -41,3 +43,18 @@ def request(data: np.ndarray, target_shape: Any, axes_mapping: Any = None, mode:
                                                                              "axes_mapping": axes},
                    attrs={"mode": mode}, shape_only=shape_only,
                    input_shapes={"data": tuple(data.shape) if data_shape is None else data_shape}, variant=variant)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, cases: str,
+            test_module: bool = True) -> pytest.Pytester:
+    """A pytester project that runs the suite on ``cases`` (one case file, cases/small.yaml) from this checkout;
+    ``test_module``: with an empty test_conformance.py beside it."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    if test_module:
+        pytester.makepyfile(test_conformance="")
+    (pytester.path / "cases").mkdir()
+    (pytester.path / "cases" / "small.yaml").write_text(cases)
+    return pytester

@@ -4,7 +4,6 @@ jax's 64-bit mode on and off; shape-only checks through jax.eval_shape; a missin
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,7 +15,6 @@ from conformance.data import make_data
 from conformance.run import paths
 from tests import builders
 
-ROOT = Path(__file__).resolve().parents[1]
 needs_jax = pytest.mark.skipif(JaxBackend().unavailable() is not None, reason=str(JaxBackend().unavailable()))
 PATHS = [{"execution": e, "x64": "on"} for e in ("eager", "jit")]
 # (mode, data shape, target_shape, axes_mapping)
@@ -162,11 +160,7 @@ cases:
 
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    pytester.makepyfile(test_conformance="")
-    (pytester.path / "cases").mkdir()
-    (pytester.path / "cases" / "small.yaml").write_text(CASES)
-    return pytester
+    return builders.project(pytester, monkeypatch, CASES)
 
 
 def run(project: pytest.Pytester, *args: str) -> dict:

@@ -47,12 +47,11 @@ def test_a_malformed_path_selection_says_how_to_write_it():
 
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    (pytester.path / "cases").mkdir()
-    (pytester.path / "cases" / "small.yaml").write_text(
+    return builders.project(
+        pytester, monkeypatch,
         "group: rule\ncases:\n  - id: small\n    mode: numpy\n    data_shape: [3]\n    target_shape: [2, 3]\n"
-        "    expect: {shape: [2, 3]}\n    spec_ref: \"003_38ca088f58e9a6c7.txt#Examples\"\n    dtypes: [f32]\n")
-    return pytester
+        "    expect: {shape: [2, 3]}\n    spec_ref: \"003_38ca088f58e9a6c7.txt#Examples\"\n    dtypes: [f32]\n",
+        test_module=False)
 
 
 def test_path_options_select_and_list(project):

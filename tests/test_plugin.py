@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import builders
+
 ROOT = Path(__file__).resolve().parents[1]
 
 CASES = """\
@@ -52,11 +54,7 @@ cases:
 
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    pytester.makepyfile(test_conformance="")
-    (pytester.path / "cases").mkdir()
-    (pytester.path / "cases" / "small.yaml").write_text(CASES)
-    return pytester
+    return builders.project(pytester, monkeypatch, CASES)
 
 
 def run(project: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict]:
