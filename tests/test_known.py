@@ -541,3 +541,43 @@ def test_only_a_timeout_entry_gives_a_timeout_and_a_positive_one(tmp_path):
         with pytest.raises(KnownFileError, match=r"local.yaml:4: entry 'e': timeout="):
             read_file(path, "local")
 
+
+
+# --- Entries whose checks may also pass (may_pass) ---
+
+MAY_PASS = """- id: flushes-sometimes
+  match: {dtype: bf16}
+  may_pass: the compiler's choice of loop decides it
+  verdict: wrong_values
+  reason: r
+  reproducer: |
+    import sys; sys.exit(0)
+"""
+
+
+def test_an_entry_that_may_pass_keeps_a_pass_and_its_own_verdict_but_fails_any_other(tmp_path):
+    from conformance import verdicts as v
+    from conformance.judge import Judgement, with_known
+
+    (e,) = entries(tmp_path, MAY_PASS)
+    assert e.may_pass == "the compiler's choice of loop decides it"
+    assert e.to_json()["may_pass"] == e.may_pass
+    passed = with_known(Judgement(v.PASS, None), e)
+    assert passed.verdict == v.PASS and passed.known is None  # a pass names no known difference of its own
+    assert "flushes-sometimes" in passed.message and "may show here and did not" in passed.message
+    assert with_known(Judgement(v.WRONG_VALUES, "values differ"), e).verdict == v.KNOWN
+    other = with_known(Judgement(v.WRONG_SHAPE, "shape differs"), e)  # another failure still fails the run
+    assert other.verdict == v.WRONG_SHAPE and "expects wrong_values" in other.message
+    (strict,) = entries(tmp_path, MAY_PASS.replace("  may_pass: the compiler's choice of loop decides it\n", ""))
+    assert with_known(Judgement(v.PASS, None), strict).verdict == v.ERROR  # a strict entry: a pass is news
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (MAY_PASS.replace("may_pass: the compiler's choice of loop decides it", "may_pass: 3"),
+     r"somebackend.yaml:3: entry 'flushes-sometimes': may_pass=3; it says why"),
+    (MAY_PASS.replace("  reproducer: |\n    import sys; sys.exit(0)\n", "  link: https://example.invalid/1\n"),
+     r"somebackend.yaml:3: entry 'flushes-sometimes': an entry whose checks may pass needs a reproducer"),
+])
+def test_a_may_pass_entry_says_why_and_gives_a_reproducer(tmp_path, text, message):
+    with pytest.raises(KnownFileError, match=message):
+        entries(tmp_path, text)

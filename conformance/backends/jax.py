@@ -64,6 +64,17 @@ def as_python(values: np.ndarray | None) -> Any:
     return tupled(listed)
 
 
+def cpu_flags(wanted: tuple[str, ...], cpuinfo: str = "/proc/cpuinfo") -> tuple[str, ...]:
+    """The flags of ``wanted`` the CPU has, as ``cpu:<flag>``, from the kernel's list (Linux); none where it is
+    not readable."""
+    try:
+        with open(cpuinfo, encoding="utf-8") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return ()
+    return tuple(f"cpu:{flag}" for flag in wanted if flag in flags)
+
+
 @contextmanager
 def x64_mode(path: dict[str, str] | Any) -> Iterator[None]:
     """jax's 64-bit mode as the path says, for the calls inside (jax.enable_x64 is a context of its own)."""
@@ -93,6 +104,11 @@ class JaxBackend(Backend):
         except ImportError as e:  # jax without a jaxlib, or one that does not load here
             return f"jax cannot be imported: {e}"
         return None
+
+    def hardware(self) -> tuple[str, ...]:
+        """``cpu:avx512_bf16`` where the CPU has AVX512-BF16 (its conversion to bfloat16 flushes subnormals:
+        jax-cpu-bf16-broadcast-flushes-subnormals), from Linux's /proc/cpuinfo; elsewhere nothing is known."""
+        return cpu_flags(("avx512_bf16",))
 
     def op_version(self, path: Path, op: str = "broadcast") -> int | None:
         return 3  # numpy, explicit and bidirectional: Broadcast-3's modes
