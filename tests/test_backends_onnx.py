@@ -177,6 +177,25 @@ def test_openvino_onnx_takes_every_way_of_giving_the_inputs_and_the_model():
     assert {p["source"] for p in taken} == {"bytes", "file", "convert_model"}
 
 
+def test_convert_model_of_two_initializers_is_not_asked_for_an_output_it_would_fold_beyond_the_budget():
+    """openvino.convert_model folds an Expand of an initializer by an initializer shape, computing the output while
+    converting: an output beyond 256 MiB (the default budget) is not asked for there, and only there."""
+    from conformance.backends.openvino_onnx import FOLDED_AT_CONVERSION, OpenVINOOnnxBackend
+
+    backend = OpenVINOOnnxBackend()
+    huge = builders.case("bidirectional", (1, 1), (2**32, 1))  # 4 GiB of u8, 16 of f32
+    small = builders.case("bidirectional", (1, 1), (2**20, 1))  # 1 MiB of u8: folded, and checked
+    folded = {"opset": "13", "shape": "initializer", "data": "initializer", "context": "alone",
+              "source": "convert_model"}
+    assert backend.why_not(huge, tuple(folded.items()), "u8") == FOLDED_AT_CONVERSION
+    assert backend.why_not(small, tuple(folded.items()), "f32") is None
+    for other in ({"source": "bytes"}, {"source": "file"}, {"shape": "input"}, {"shape": "computed"},
+                  {"data": "input"}):
+        assert backend.why_not(huge, tuple({**folded, **other}.items()), "u8") is None, other
+    invalid = builders.case("bidirectional", (3,), (2**32, 2))  # no output to fold: refused while converting
+    assert backend.why_not(invalid, tuple(folded.items()), "u8") is None
+
+
 def test_the_add_context_is_shape_of_x_added_to_the_expand_and_transpose_is_undone():
     """Add(x, Expand(y, Shape(x))), x of the data's type fed -0.0; the Transpose context's data fed with reversed axes
     and its output transposed back: both give the broadcast bit for bit, and its declared shape."""
