@@ -88,7 +88,7 @@ def declared(tensor: Any) -> tuple[int | None, ...] | None:
 def as_numpy(tensor: Any, dtype: np.dtype) -> np.ndarray:
     """An output as the suite's array: TensorFlow's strings are bytes, the suite's str (encoded as UTF-8 on the way
     in by tf.constant)."""
-    values = tensor.numpy()
+    values = np.asarray(tensor.numpy())  # a 0-d string tensor gives a bare bytes object
     if dtype.kind == "U":
         return np.array([v.decode("utf-8") for v in values.reshape(-1)], dtype=dtype).reshape(values.shape)
     return np.array(values, copy=True)
