@@ -34,13 +34,14 @@ def request(variant: str, data: np.ndarray, target: list[int]) -> Request:
     return builders.request(data, target, mode="bidirectional", path=dict(path_of(variant)), variant=variant)
 
 
-def test_the_seven_built_in_backends():
-    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "local", "jax", "tract"]
+def test_the_eight_built_in_backends():
+    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "local", "jax", "tract",
+                             "tensorflow"]
     for name in BUILTIN:
         backend = load(name)
-        if name == "jax" and backend.unavailable() is not None:  # an extra: absent from the default install
+        if name in ("jax", "tensorflow") and backend.unavailable() is not None:  # extras: not in the default install
             reason = backend.unavailable()
-            assert "broadcast-conformance[jax]" in reason or "cannot be imported" in reason
+            assert f"broadcast-conformance[{name}]" in reason or "cannot be imported" in reason
             continue
         assert backend.name == name and backend.unavailable() is None, backend.unavailable()
 
