@@ -289,7 +289,7 @@ def test_an_adapter_for_a_missing_module_is_a_skip_with_the_reason():
 
 @pytest.mark.parametrize("ref, message", [
     ("nosuch", "backend 'nosuch' is unknown; built-in: openvino, openvino-onnx, onnxruntime, onnx-reference, local, "
-               "jax, tract; entry points in group 'broadcast_conformance.backends': "),
+               "jax, tract, tensorflow; entry points in group 'broadcast_conformance.backends': "),
     ("no_such_module:Backend", "backend 'no_such_module:Backend': cannot import module 'no_such_module'"),
     ("conformance.backends.local:Nope", "module 'conformance.backends.local' has no 'Nope'"),
     ("onnx-backend:", "name the module, e.g. onnx-backend:onnxruntime.backend"),

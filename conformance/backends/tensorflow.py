@@ -74,8 +74,9 @@ def traced(request: Request, execution: str) -> Any:
     import tensorflow as tf
 
     mode = request.mode
-    function = tf.function(lambda data, target: broadcast(mode, data, target), input_signature=specs(request, execution),
-                           jit_compile=execution == "xla", autograph=False, reduce_retracing=False)
+    function = tf.function(lambda data, target: broadcast(mode, data, target),
+                           input_signature=specs(request, execution), jit_compile=execution == "xla", autograph=False,
+                           reduce_retracing=False)
     return function.get_concrete_function()
 
 
