@@ -2,22 +2,24 @@
 
 Each mode is the TensorFlow call that is that rule: numpy mode ``tf.broadcast_to(data, target_shape)`` (the op
 BroadcastTo); bidirectional mode ``tf.broadcast_to(data, tf.broadcast_dynamic_shape(tf.shape(data), target_shape))``
-(BroadcastArgs, TensorFlow's two-way broadcast of two shapes, gives the output shape). Explicit mode has no
-TensorFlow op: BroadcastTo, BroadcastArgs and tf.broadcast_static_shape align shapes from the right only, and no
-public op takes an axes mapping (building one out of reshape and broadcast_to would test this adapter, not
-TensorFlow). The inputs are tensors as a user makes them from numpy arrays (``tf.constant``), the shape of the case's
-integer type: BroadcastTo and BroadcastArgs take int32 and int64 shapes only (their ``Tidx``/``T`` attributes), so
-another type is a rejection TensorFlow owes (``shape_type_rule``).
+(BroadcastArgs, TensorFlow's two-way broadcast of two shapes, gives the output shape). Explicit mode has no TensorFlow
+op: BroadcastTo, BroadcastArgs and tf.broadcast_static_shape align shapes from the right only, and no public op takes an
+axes mapping: XlaBroadcastHelper (tensorflow/compiler/tf2xla/python/xla.py, under XLA only) inserts dimensions of 1 into
+the lower-rank operand of a binary op by ``broadcast_dims`` and leaves the broadcast to that op, and an explicit
+broadcast built of it, or of reshape and broadcast_to, would test this adapter, not TensorFlow. The inputs are tensors
+as a user makes them from numpy arrays (``tf.constant``), the shape of the case's integer type: BroadcastTo and
+BroadcastArgs take int32 and int64 shapes only (their ``Tidx``/``T`` attributes), so another type is a rejection
+TensorFlow owes (``shape_type_rule``).
 
 Path axis ``execution``: ``eager``, the call run op by op on tensors (the default); ``function``, inside a
-``tf.function`` whose input_signature gives the data its shape (``None`` where the case's data dimension is
-unknown until run time) and target_shape the length ``None`` (a graph whose output rank inference cannot know);
+``tf.function`` whose input_signature gives the data its shape (``None`` where the case's data dimension is unknown
+until run time) and target_shape the length ``None`` (a graph whose output rank inference cannot know);
 ``function_rank``, the same with target_shape's length in the signature; ``xla``, the ``function`` signature with
-``jit_compile=True`` (XLA compiles it, target_shape a compile-time constant it reads from the argument's value).
-A traced path declares the output shape its concrete function infers (``None`` where the graph cannot know it); a
-shape-only check (an output beyond the budget, or data with unknown dimensions) traces the path's function and
-runs nothing, and on the eager path traces the call with the shape a constant, as TensorFlow's shape function
-reads an eager call's inputs.
+``jit_compile=True`` (XLA compiles it, target_shape a compile-time constant it reads from the argument's value). A
+traced path declares the output shape its concrete function infers (``None`` where the graph cannot know it); a
+shape-only check (an output beyond the budget, or data with unknown dimensions) traces the path's function and runs
+nothing, and on the eager path traces the call with the shape a constant, as TensorFlow's shape function reads an eager
+call's inputs.
 """
 
 from __future__ import annotations
@@ -137,7 +139,8 @@ class TensorflowBackend(Backend):
             params = case.params
             if params.mode == "explicit":
                 return {(): "TensorFlow has no explicit broadcast: BroadcastTo and BroadcastArgs align shapes from "
-                            "the right, and no op takes an axes mapping"}
+                            "the right; the one op with an axes mapping, XLA's XlaBroadcastHelper (tf2xla's xla.py, "
+                            "not tf.*), only reshapes an operand of a binary op"}
             if params.mode not in ("numpy", "bidirectional"):
                 return {(): f"TensorFlow has no broadcast of mode {params.mode!r}"}
             if params.axes_mapping is not None:
