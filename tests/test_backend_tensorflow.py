@@ -217,6 +217,7 @@ def test_the_trait_of_a_shape_tensorflow_infers_as_the_datas(mode, data_shape, t
     ((2,), (3,), False),  # no multiple
     ((2,), (2,), False),  # valid
     ((3,), (-3,), False),  # negative: XLA refuses it later
+    ((3,), (-1, 3), False),  # a negative value facing no data dimension too
     ((0,), (0,), False),  # valid
     ((2, 3), (6,), False),  # the target is shorter: refused for the rank
 ])

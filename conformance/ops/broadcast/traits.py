@@ -213,13 +213,14 @@ def _inferred_as_data_without_target_values(case: Case) -> bool:
 
 
 def _target_tiles_data(case: Case) -> bool:
-    """Numpy mode, invalid, and every target_shape value facing a data dimension is a multiple of it (0 facing 0, or
-    a value >= 0 divisible by a dimension other than 0): XLA's BroadcastTo takes it and tiles the data."""
-    data = case.data_shape
-    if case.mode != "numpy" or not _is_1d(case.target_shape) or None in data or len(_target(case)) < len(data):
+    """Numpy mode, invalid, no target_shape value negative, and every one facing a data dimension a multiple of it (0
+    facing 0, or divisible by a dimension other than 0): XLA's BroadcastTo takes it and tiles the data (a negative
+    value it takes too, but the output's size then overflows and it refuses that)."""
+    data, target = case.data_shape, _target(case)
+    if case.mode != "numpy" or not _is_1d(case.target_shape) or None in data or len(target) < len(data) or \
+            any(t < 0 for t in target):
         return False
-    return outcome(case)[1] is not None and all((d == 0 == t) or (d != 0 and t >= 0 and t % d == 0)
-                                                for d, t in _facing(case))
+    return outcome(case)[1] is not None and all((d == 0 == t) or (d != 0 and t % d == 0) for d, t in _facing(case))
 
 
 def _bcast_runs(case: Case) -> int:
@@ -408,8 +409,8 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                                "a 1-D target_shape as long as the data (numpy) or no longer "
                                                "(bidirectional), and every data dimension known and above 1: with "
                                                "target_shape's values unknown, TensorFlow infers the data's shape"),
-    "target_tiles_data": (_target_tiles_data, "numpy mode, invalid, and every target_shape value facing a data "
-                          "dimension is a multiple of it (0 facing 0, or >= 0 and divisible by it)"),
+    "target_tiles_data": (_target_tiles_data, "numpy mode, invalid, no target_shape value negative, and every one "
+                          "facing a data dimension a multiple of it (0 facing 0, or divisible by it)"),
     "bcast_runs_over_5": (lambda c: _bcast_runs(c) > 5,
                           "valid, and the output's dimensions other than 1 fall into more than 5 runs of alike "
                           "stretched (data dimension 1) or kept ones (TensorFlow's BCast merging)"),
