@@ -24,6 +24,7 @@ call's inputs.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from typing import Any
@@ -151,6 +152,15 @@ class TensorflowBackend(Backend):
                                    "run time is a traced function's" if dict(p).get("execution") == "eager" else None)
                      for p, reason in paths.items()}
         return paths
+
+    def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
+        reason = super().why_not(case, path, dtype)
+        if reason is None and dtype in ("i4", "u4") and dict(path).get("execution") == "xla" and case.valid and \
+                case.expect_shape is not None and None not in case.expect_shape and math.prod(case.expect_shape) == 1:
+            return ("under XLA a 4-bit output of one element is a packed byte whose other nibble is the output "
+                    "buffer's old content: its bytes are chance, no verdict (tf-xla-4-bit-data-read-as-packed, "
+                    "conformance/known/tensorflow.yaml, records the longer outputs, which are wrong)")
+        return reason
 
     def run(self, request: Request) -> Outcome:
         import tensorflow as tf
