@@ -26,6 +26,7 @@ BUILTIN = {
     "local": "conformance.backends.local:LocalBackend",
     "jax": "conformance.backends.jax:JaxBackend",
     "tract": "conformance.backends.tract:TractBackend",
+    "tensorflow": "conformance.backends.tensorflow:TensorflowBackend",
 }
 ENTRY_POINT_GROUP = "broadcast_conformance.backends"
 ONNX_BACKEND_PREFIX = "onnx-backend:"
