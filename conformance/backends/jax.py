@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Backend, Outcome, Request
+from conformance.backends.cpu_features import cpu_flags
 from conformance.cases import Case
 from conformance.data import DTYPES
 from conformance.run.paths import Axis, Path
@@ -62,17 +63,6 @@ def as_python(values: np.ndarray | None) -> Any:
         return tuple(tupled(x) for x in v) if isinstance(v, list) else v
 
     return tupled(listed)
-
-
-def cpu_flags(wanted: tuple[str, ...], cpuinfo: str = "/proc/cpuinfo") -> tuple[str, ...]:
-    """The flags of ``wanted`` the CPU has, as ``cpu:<flag>``, from the kernel's list (Linux); none where it is
-    not readable."""
-    try:
-        with open(cpuinfo, encoding="utf-8") as f:
-            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    except OSError:
-        return ()
-    return tuple(f"cpu:{flag}" for flag in wanted if flag in flags)
 
 
 @contextmanager

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Backend, Outcome, Request
+from conformance.backends.cpu_features import cpu_flags
 from conformance.cases import Case
 from conformance.data import DTYPES
 from conformance.run.paths import Axis, Path
@@ -114,6 +115,11 @@ class TensorflowBackend(Backend):
             except metadata.PackageNotFoundError:
                 continue
         return None
+
+    def hardware(self) -> tuple[str, ...]:
+        """``cpu:avx512_bf16`` where the CPU has AVX512-BF16, whose conversion XLA's bf16 copies may go through
+        (tf-xla-cpu-bf16-broadcast-flushes-subnormals)."""
+        return cpu_flags(("avx512_bf16",))
 
     def unavailable(self) -> str | None:
         if self.version() is None:
