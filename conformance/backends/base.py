@@ -145,7 +145,8 @@ class Backend:
         axis = self.target_axis()
         if axis is None:
             return {}
-        absent: dict[str, str | None] = self.__dict__.setdefault("_absent", {})  # asked once a value
+        # asked once a value; never of the default: where the backend runs at all (if it cannot, unavailable() says)
+        absent: dict[str, str | None] = self.__dict__.setdefault("_absent", {axis.default: None})
         return {value: absent[value] if value in absent else absent.setdefault(value, self.target_absent(value))
                 for value in axis.values}
 
