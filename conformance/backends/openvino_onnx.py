@@ -26,7 +26,16 @@ import numpy as np
 from conformance.backends.base import Outcome
 from conformance.backends.onnx_backend import CONTEXT, EXPAND_DTYPES, ExpandBackend
 from conformance.backends.onnx_model import output_dtypes, saved
-from conformance.backends.openvino import STRING_UNSUPPORTED, compile_and_infer_many, cpu_capabilities, declared, infer
+from conformance.backends.openvino import (
+    DEVICE,
+    STRING_UNSUPPORTED,
+    compile_and_infer_many,
+    cpu_capabilities,
+    declared,
+    device_absent,
+    device_of,
+    infer,
+)
 from conformance.data import DTYPES
 from conformance.ops.broadcast import traits
 from conformance.run.paths import Axis
@@ -89,6 +98,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
                   {"context": "Transpose", "source": "convert_model", "shape": "input", "opset": "13"},
                   {"context": "Transpose", "data": "initializer", "shape": "input", "opset": "13"},
                   {"context": "Add", "opset": "13"}, {"context": "Add", "source": "file", "opset": "13"})
+    target = DEVICE
     dtypes = EXPAND_DTYPES - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
     preload = ("onnx", "openvino", "conformance.backends.openvino_libraries", "conformance.backends.openvino_onnx")
@@ -110,6 +120,9 @@ class OpenVINOOnnxBackend(ExpandBackend):
 
     def hardware(self) -> tuple[str, ...]:
         return cpu_capabilities()
+
+    def target_absent(self, value: str) -> str | None:
+        return device_absent(value, list(self.core.available_devices))
 
     @contextlib.contextmanager
     def read(self, model: Any, path: Mapping[str, str] | None) -> Iterator[Any]:
@@ -144,7 +157,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
                                stage="build")
             shape = declared(ov_model.output(0).get_partial_shape())
             try:
-                compiled = self.core.compile_model(ov_model, "CPU")
+                compiled = self.core.compile_model(ov_model, device_of(path))
             except RuntimeError as e:
                 return Outcome(error=str(e), stage="compile", declared_shape=shape)
             try:
@@ -171,7 +184,7 @@ class OpenVINOOnnxBackend(ExpandBackend):
             if any(name not in feeds for name in names):
                 return None
             results = compile_and_infer_many(self.core, converted, [feeds[name] for name in names],
-                                             [dtype_of[o.get_any_name()] for o in converted.outputs])
+                                             [dtype_of[o.get_any_name()] for o in converted.outputs], device_of(path))
             if results is None:
                 return None
             by_name = {o.get_any_name(): r for o, r in zip(converted.outputs, results, strict=True)}
