@@ -34,14 +34,17 @@ def request(variant: str, data: np.ndarray, target: list[int]) -> Request:
     return builders.request(data, target, mode="bidirectional", path=dict(path_of(variant)), variant=variant)
 
 
-def test_the_eight_built_in_backends():
-    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "local", "jax", "tract",
-                             "tensorflow"]
+def test_the_nine_built_in_backends():
+    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnxruntime-openvino", "onnx-reference",
+                             "local", "jax", "tract", "tensorflow"]
     for name in BUILTIN:
         backend = load(name)
         if name in ("jax", "tensorflow") and backend.unavailable() is not None:  # extras: not in the default install
             reason = backend.unavailable()
             assert f"broadcast-conformance[{name}]" in reason or "cannot be imported" in reason
+            continue
+        if name == "onnxruntime-openvino" and backend.unavailable() is not None:  # installs as onnxruntime: tox
+            assert "tox -e conformance-ort-openvino" in backend.unavailable()
             continue
         assert backend.name == name and backend.unavailable() is None, backend.unavailable()
 
@@ -307,8 +310,9 @@ def test_an_adapter_for_a_missing_module_is_a_skip_with_the_reason():
 
 
 @pytest.mark.parametrize("ref, message", [
-    ("nosuch", "backend 'nosuch' is unknown; built-in: openvino, openvino-onnx, onnxruntime, onnx-reference, local, "
-               "jax, tract, tensorflow; entry points in group 'broadcast_conformance.backends': "),
+    ("nosuch", "backend 'nosuch' is unknown; built-in: openvino, openvino-onnx, onnxruntime, onnxruntime-openvino, "
+               "onnx-reference, local, jax, tract, tensorflow; entry points in group "
+               "'broadcast_conformance.backends': "),
     ("no_such_module:Backend", "backend 'no_such_module:Backend': cannot import module 'no_such_module'"),
     ("conformance.backends.local:Nope", "module 'conformance.backends.local' has no 'Nope'"),
     ("onnx-backend:", "name the module, e.g. onnx-backend:onnxruntime.backend"),
