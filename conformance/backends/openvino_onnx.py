@@ -15,7 +15,6 @@ the file given to ``openvino.convert_model``.
 from __future__ import annotations
 
 import contextlib
-import math
 import tempfile
 from collections.abc import Iterator, Mapping
 from functools import cached_property
@@ -36,9 +35,9 @@ from conformance.backends.openvino import (
     device_of,
     infer,
 )
-from conformance.data import DTYPES
 from conformance.ops.broadcast import traits
 from conformance.run.paths import Axis
+from conformance.run.plan import DEFAULT_BUDGET, shape_only
 
 # Read from a file, a graph input declared [0] is an empty Constant (TranslateSession::translate_graph): in the Add
 # context with the target [0], x is that Constant, and whether the Add with it is removed (leaving the bare
@@ -50,7 +49,6 @@ ADD_OF_EMPTY_X = ("the Add context read from a file with target_shape [0]: x, a 
                   "reproducible")
 
 # convert_model folds an Expand of two initializers while it converts: the whole output is computed there.
-FOLDED_BYTES = 256 << 20  # the default output budget: beyond it the suite asks for the declared shape only
 FOLDED_AT_CONVERSION = (
     "openvino.convert_model folds an Expand whose data and shape are both initializers while it converts "
     "(MOCTransformations' ConstantFolding, moc_transformations.cpp), computing the whole output; this one is beyond "
@@ -61,11 +59,11 @@ FOLDED_AT_CONVERSION = (
 
 
 def folded_at_conversion(case: Any, path: Mapping[str, str], dtype: str) -> bool:
-    """convert_model would compute this valid case's output, of more than FOLDED_BYTES, while converting."""
-    shape = case.expect_shape
+    """convert_model would compute this valid case's output, one the harness checks by its declared shape only
+    (beyond the default budget), while converting."""
     return (path.get("source") == "convert_model" and path.get("data") == "initializer"
-            and path.get("shape") == "initializer" and shape is not None and None not in shape
-            and math.prod(shape) * DTYPES[dtype].itemsize > FOLDED_BYTES)
+            and path.get("shape") == "initializer" and case.expect_shape is not None
+            and shape_only(case, dtype, DEFAULT_BUDGET))
 
 
 def fed_name(port: Any, feeds: Mapping[str, np.ndarray]) -> str:
