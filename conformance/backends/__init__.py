@@ -26,6 +26,7 @@ BUILTIN = {
     "local": "conformance.backends.local:LocalBackend",
     "jax": "conformance.backends.jax:JaxBackend",
     "tract": "conformance.backends.tract:TractBackend",
+    "torch": "conformance.backends.torch:TorchBackend",
 }
 ENTRY_POINT_GROUP = "broadcast_conformance.backends"
 ONNX_BACKEND_PREFIX = "onnx-backend:"

@@ -200,6 +200,39 @@ def _nop_target_of_ones(case: Case) -> bool:
     return len(target) <= rank if case.mode == "bidirectional" else len(target) == rank
 
 
+def _minus_1_keeps_data_dims(case: Case) -> bool:
+    """target_shape (1-D) holds -1, each facing a data dimension (right-aligned), and the input is valid once each -1
+    is that data dimension: PyTorch's "-1 keeps the dimension" (Tensor.expand) reading of it."""
+    target, data = _target(case), list(case.data_shape)
+    if not _is_1d(case.target_shape) or -1 not in target:
+        return False
+    offset, kept = len(target) - len(data), []
+    for i, t in enumerate(target):
+        if t == -1:
+            if i < offset or data[i - offset] is None:
+                return False
+            t = data[i - offset]
+        kept.append(t)
+    return outcome(replace(case, target_shape=kept))[1] is None
+
+
+def _negative_size_beside_zero(case: Case) -> bool:
+    """Numpy mode: target_shape (1-D) holds a value below -1, each facing a data dimension 1 or none, and the input is
+    valid with an output of no elements once each such value is 1 and each -1 the data dimension it faces (where
+    torch's eager expand makes a tensor of a negative dimension: no element count overflows)."""
+    target, data = _target(case), list(case.data_shape)
+    if case.mode != "numpy" or not _is_1d(case.target_shape) or not any(t < -1 for t in target):
+        return False
+    offset, made = len(target) - len(data), []
+    for i, t in enumerate(target):
+        facing = data[i - offset] if i >= offset else 1
+        if t < -1 and facing != 1 or t == -1 and (i < offset or facing is None):
+            return False
+        made.append(1 if t < -1 else facing if t == -1 else t)
+    shape, rule = outcome(replace(case, target_shape=made))
+    return rule is None and shape is not None and 0 in shape
+
+
 def _target_not_1d_valid_flat(case: Case) -> bool:
     return np.ndim(np.asarray(case.target_shape, dtype=object)) != 1 and \
         outcome(replace(case, target_shape=_target(case)))[1] is None
@@ -237,6 +270,11 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_rank_below_data": (lambda c: len(_target(c)) < len(c.data_shape),
                                "target_shape has fewer values than the data has dimensions"),
     "negative_target": (lambda c: any(t < 0 for t in _target(c)), "a target_shape value is negative"),
+    "minus_1_keeps_data_dims": (_minus_1_keeps_data_dims, "target_shape holds -1, each facing a data dimension, and "
+                                "the input is valid with each -1 made that dimension"),
+    "negative_size_beside_zero": (_negative_size_beside_zero, "numpy: target_shape holds a value below -1, each "
+                                  "facing a data dimension 1 or none, and the input is valid with an empty output once "
+                                  "each is 1 (and each -1 the data dimension it faces)"),
     "target_below_minus_1": (lambda c: any(t < -1 for t in _target(c)),
                              "a target_shape value is below -1 (-1 is what runtimes read as an unknown dimension)"),
     "minus_1_in_target": (lambda c: -1 in _target(c), "a target_shape value is -1"),
