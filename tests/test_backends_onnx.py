@@ -34,13 +34,18 @@ def request(variant: str, data: np.ndarray, target: list[int]) -> Request:
     return builders.request(data, target, mode="bidirectional", path=dict(path_of(variant)), variant=variant)
 
 
-def test_the_seven_built_in_backends():
-    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "local", "jax", "tract"]
+def test_the_eight_built_in_backends():
+    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "local", "jax", "tract",
+                             "torch"]
     for name in BUILTIN:
         backend = load(name)
         if name == "jax" and backend.unavailable() is not None:  # an extra: absent from the default install
             reason = backend.unavailable()
             assert "broadcast-conformance[jax]" in reason or "cannot be imported" in reason
+            continue
+        if name == "torch" and backend.unavailable() is not None:  # an extra too
+            reason = backend.unavailable()
+            assert "broadcast-conformance[torch]" in reason or "cannot be imported" in reason
             continue
         assert backend.name == name and backend.unavailable() is None, backend.unavailable()
 
@@ -288,7 +293,7 @@ def test_an_adapter_for_a_missing_module_is_a_skip_with_the_reason():
 
 @pytest.mark.parametrize("ref, message", [
     ("nosuch", "backend 'nosuch' is unknown; built-in: openvino, openvino-onnx, onnxruntime, onnx-reference, local, "
-               "jax, tract; entry points in group 'broadcast_conformance.backends': "),
+               "jax, tract, torch; entry points in group 'broadcast_conformance.backends': "),
     ("no_such_module:Backend", "backend 'no_such_module:Backend': cannot import module 'no_such_module'"),
     ("conformance.backends.local:Nope", "module 'conformance.backends.local' has no 'Nope'"),
     ("onnx-backend:", "name the module, e.g. onnx-backend:onnxruntime.backend"),
