@@ -152,6 +152,10 @@ def test_a_shape_only_check_is_declared_on_the_meta_device(execution):
     beyond = builders.request(np.empty((0,), np.float32), (2**62, 2), shape_only=True, data_shape=(1,),
                               path=path(execution))
     assert "numel: integer multiplication overflow" in TorchBackend().declare(beyond).error  # the known entry
+    no_element = builders.request(np.empty((0,), np.float32), (2, 0), mode="bidirectional", shape_only=True,
+                                  data_shape=(2**62, 2, 2, 0), path=path(execution))
+    refused = TorchBackend().declare(no_element)  # the data's sizes overflow before the 0: torch cannot make it
+    assert refused.stage == "build" and "Storage size calculation overflowed" in refused.error
 
 
 @needs_torch
@@ -240,6 +244,9 @@ def test_the_trait_of_a_minus_1_torch_keeps(data_shape, target, holds):
     ("numpy", (1,), (-2, 0), True), ("numpy", (), (-5, 0, 3), True), ("numpy", (1, 3), (-2, 0, -1), True),
     ("numpy", (3,), (-2, 0), False),  # 0 against 3: refused whatever the -2
     ("numpy", (1,), (-2, 3), False),  # no zero: the element count overflows, torch refuses it
+    ("numpy", (1,), (-2**62, 2, 0), False),  # 2**64 - 2**62 times 2 overflows before the 0: refused
+    ("numpy", (1,), (2, -2**62, 0), False),  # and after a 2 too
+    ("numpy", (1,), (0, -2**62, 2), True),  # 0 first: the product stays 0
     ("numpy", (1,), (-1, 0), False),  # only -1, in a new leading dimension: refused
     ("bidirectional", (1,), (-2, 0), False),  # torch.broadcast_shapes refuses a negative size
 ])

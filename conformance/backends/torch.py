@@ -160,7 +160,10 @@ class TorchBackend(Backend):
     def run(self, request: Request) -> Outcome:
         call = broadcast_call(request)
         execution = request.path.get("execution", "eager")
-        data = to_torch(request.data)
+        try:
+            data = to_torch(request.data)
+        except RuntimeError as e:  # torch refuses a tensor of the data's shape (torch-numel-beyond-int64-rejected)
+            return Outcome(error=_message(e), stage="build")
         try:
             # compiled: the copy inside the compiled function, where inductor's own code does it
             run = compiled(lambda d: call(d).contiguous(), execution) if execution in COMPILED else call
@@ -193,8 +196,11 @@ class TorchBackend(Backend):
         import torch
 
         execution = request.path.get("execution", "eager")
-        data = torch.empty(tuple(int(d) for d in request.input_shape), dtype=torch_dtype(request.data.dtype),
-                           device="meta")
+        try:
+            data = torch.empty(tuple(int(d) for d in request.input_shape), dtype=torch_dtype(request.data.dtype),
+                               device="meta")
+        except RuntimeError as e:  # torch refuses a tensor of the data's shape (torch-numel-beyond-int64-rejected)
+            return Outcome(error=_message(e), stage="build")
         call = broadcast_call(request)
         try:
             # compiled: the trace that decides the shapes, without inductor's code generation (nothing runs on meta)

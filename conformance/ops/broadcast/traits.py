@@ -217,9 +217,10 @@ def _minus_1_keeps_data_dims(case: Case) -> bool:
 
 
 def _negative_size_beside_zero(case: Case) -> bool:
-    """Numpy mode: target_shape (1-D) holds a value below -1, each facing a data dimension 1 or none, and the input is
-    valid with an output of no elements once each such value is 1 and each -1 the data dimension it faces (where
-    torch's eager expand makes a tensor of a negative dimension: no element count overflows)."""
+    """Numpy mode: target_shape (1-D) holds a value below -1, each facing a data dimension 1 or none, the input is valid
+    once each such value is 1 (and each -1 the data dimension it faces), and the sizes torch's eager expand makes (the
+    target with each -1 kept as the data dimension) multiply, left to right as uint64, to 0 without overflowing on the
+    way: then no check sees the negative size (c10 safe_multiplies_u64, the element count's only check)."""
     target, data = _target(case), list(case.data_shape)
     if case.mode != "numpy" or not _is_1d(case.target_shape) or not any(t < -1 for t in target):
         return False
@@ -229,8 +230,27 @@ def _negative_size_beside_zero(case: Case) -> bool:
         if t < -1 and facing != 1 or t == -1 and (i < offset or facing is None):
             return False
         made.append(1 if t < -1 else facing if t == -1 else t)
-    shape, rule = outcome(replace(case, target_shape=made))
-    return rule is None and shape is not None and 0 in shape
+    if outcome(replace(case, target_shape=made))[1] is not None:
+        return False
+    product = 1
+    for t, m in zip(target, made, strict=True):
+        product *= (t if t < -1 else m) % 2**64
+        if product >= 2**64:
+            return False
+    return product == 0
+
+
+def _product_overflows(shape: Any) -> bool:
+    """The dimensions multiplied left to right as uint64 overflow at some step, or end beyond INT64_MAX (how torch
+    counts a tensor's elements and bytes: c10 safe_multiplies_u64)."""
+    if shape is None or None in tuple(shape):
+        return False
+    product = 1
+    for d in shape:
+        product *= int(d) % 2**64
+        if product >= 2**64:
+            return True
+    return product > 2**63 - 1
 
 
 def _target_not_1d_valid_flat(case: Case) -> bool:
@@ -272,9 +292,12 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "negative_target": (lambda c: any(t < 0 for t in _target(c)), "a target_shape value is negative"),
     "minus_1_keeps_data_dims": (_minus_1_keeps_data_dims, "target_shape holds -1, each facing a data dimension, and "
                                 "the input is valid with each -1 made that dimension"),
+    "dims_product_overflows_int64": (lambda c: _product_overflows(_static_shape(c)) or _product_overflows(_output(c)),
+                                     "the data's or the output's dimensions, multiplied left to right as uint64, "
+                                     "overflow at some step (a 0 after it too) or end beyond INT64_MAX"),
     "negative_size_beside_zero": (_negative_size_beside_zero, "numpy: target_shape holds a value below -1, each "
-                                  "facing a data dimension 1 or none, and the input is valid with an empty output once "
-                                  "each is 1 (and each -1 the data dimension it faces)"),
+                                  "facing a data dimension 1 or none, the input is valid once each is 1, and the sizes "
+                                  "multiply (left to right, as uint64) to 0 without overflowing"),
     "target_below_minus_1": (lambda c: any(t < -1 for t in _target(c)),
                              "a target_shape value is below -1 (-1 is what runtimes read as an unknown dimension)"),
     "minus_1_in_target": (lambda c: -1 in _target(c), "a target_shape value is -1"),
