@@ -164,6 +164,12 @@ class TorchBackend(Backend):
             data = to_torch(request.data)
         except RuntimeError as e:  # torch refuses a tensor of the data's shape (torch-numel-beyond-int64-rejected)
             return Outcome(error=_message(e), stage="build")
+        if execution in COMPILED and _may_exceed(request):
+            # The compiled function copies its output: the shape it would have comes first, from the same trace on
+            # the meta device, so that an accepted invalid input is not taken for a failed allocation
+            declared = self.declare(request)
+            if declared.error is not None or _beyond(declared.declared_shape, request, data.element_size()):
+                return declared
         try:
             # compiled: the copy inside the compiled function, where inductor's own code does it
             run = compiled(lambda d: call(d).contiguous(), execution) if execution in COMPILED else call
@@ -171,11 +177,7 @@ class TorchBackend(Backend):
         except Exception as e:  # torch's RuntimeError/TypeError for a shape it refuses; dynamo's, wrapping it
             return Outcome(error=_message(e), stage="trace" if execution in COMPILED else "validate")
         shape = tuple(result.shape)
-        if min(shape, default=0) < 0 or (request.max_output_bytes is not None and
-                                         math.prod(shape) * result.element_size() > request.max_output_bytes):
-            # A view numpy cannot hold (a negative dimension: torch-expand-negative-size-beside-zero) or one larger
-            # than any right output (the input is invalid: a valid one this large is a shape-only check, never run):
-            # its shape, without copying it
+        if _beyond(shape, request, result.element_size()):
             return Outcome(declared_shape=shape)
         return Outcome(output=to_numpy(result, request.data.dtype), declared_shape=shape)
 
@@ -208,6 +210,23 @@ class TorchBackend(Backend):
         except Exception as e:
             return Outcome(error=_message(e), stage="trace" if execution in COMPILED else "validate")
         return Outcome(declared_shape=tuple(int(d) for d in shape))
+
+
+def _may_exceed(request: Request) -> bool:
+    """The output might be larger than the output budget: the product of the data's dimensions and the target_shape's
+    values (as magnitudes) bounds it."""
+    values = [abs(int(v)) for v in np.asarray(request.target_shape).reshape(-1).tolist()] + list(request.data.shape)
+    return (request.max_output_bytes is not None and
+            math.prod(max(v, 1) for v in values) * request.data.dtype.itemsize > request.max_output_bytes)
+
+
+def _beyond(shape: tuple[int | None, ...] | None, request: Request, item_size: int) -> bool:
+    """A shape whose tensor numpy cannot hold (a negative dimension: torch-expand-negative-size-beside-zero) or larger
+    than any right output (the input is invalid: a valid one this large is a shape-only check, never run): the check
+    gets the shape alone, the output never copied."""
+    shape = tuple(d or 0 for d in shape or ())
+    return min(shape, default=0) < 0 or (request.max_output_bytes is not None and
+                                         math.prod(shape) * item_size > request.max_output_bytes)
 
 
 def _message(e: Exception) -> str:
