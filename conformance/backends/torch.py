@@ -198,9 +198,11 @@ class TorchBackend(Backend):
         import torch
 
         execution = request.path.get("execution", "eager")
+        dims = [d for d in request.input_shape if d is not None]
+        if len(dims) < len(request.input_shape):
+            return Outcome()  # a dimension unknown until run time: such cases are not applicable (paths_for)
         try:
-            data = torch.empty(tuple(int(d) for d in request.input_shape), dtype=torch_dtype(request.data.dtype),
-                               device="meta")
+            data = torch.empty(tuple(dims), dtype=torch_dtype(request.data.dtype), device="meta")
         except RuntimeError as e:  # torch refuses a tensor of the data's shape (torch-numel-beyond-int64-rejected)
             return Outcome(error=_message(e), stage="build")
         call = broadcast_call(request)

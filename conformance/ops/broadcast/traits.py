@@ -209,9 +209,10 @@ def _minus_1_keeps_data_dims(case: Case) -> bool:
     offset, kept = len(target) - len(data), []
     for i, t in enumerate(target):
         if t == -1:
-            if i < offset or data[i - offset] is None:
+            facing = data[i - offset] if i >= offset else None
+            if facing is None:
                 return False
-            t = data[i - offset]
+            t = facing
         kept.append(t)
     return outcome(replace(case, target_shape=kept))[1] is None
 
@@ -229,7 +230,7 @@ def _negative_size_beside_zero(case: Case) -> bool:
         facing = data[i - offset] if i >= offset else 1
         if t < -1 and facing != 1 or t == -1 and (i < offset or facing is None):
             return False
-        made.append(1 if t < -1 else facing if t == -1 else t)
+        made.append(1 if t < -1 else facing if t == -1 and facing is not None else t)
     if outcome(replace(case, target_shape=made))[1] is not None:
         return False
     product = 1
