@@ -12,11 +12,13 @@ traces the call on fake tensors, through torch's Python shape rules, torch/_refs
 the eager kernels: ~0.05 s a check); ``inductor``, ``torch.compile``'s default backend, which writes and compiles
 (gcc) a C++ kernel for each shape and element type: ~1 s a check here, 3 s for a worker's first, so a default run
 takes it for the spec's own examples only (``--paths all``: every case). A compiled call copies the broadcast into a
-contiguous tensor inside the compiled function: inductor returns an output that is a view of its input as such a
-view, without a kernel, so the copy is where its code runs (an eager check copies the stride-0 view after the call).
-A shape-only check (an output beyond the output budget) runs the call on a tensor of the "meta" device, which has a
-shape and no storage, eagerly or traced by torch.compile (aot_eager: the shapes inductor would compile are those of
-this same trace).
+contiguous tensor inside the compiled function: an output that aliases the input (a broadcast is a view of it) is
+returned by inductor as that view, with no kernel generated, so the copy is where its code runs (an eager check
+copies the stride-0 view after the call). A shape-only check (an output beyond the output budget) runs the call on a
+tensor of the "meta" device, which has a shape and no storage, eagerly or traced by torch.compile (aot_eager: the
+shapes inductor would compile are those of this same trace); so does a compiled check whose output might exceed the
+budget, before its copy is run, so that an accepted invalid input with a huge output is not taken for a failed
+allocation.
 
 Element types: torch has no strings, and its 4-bit ``torch.int4``/``torch.uint4`` are shell dtypes without kernels
 (not applicable). bfloat16 and float8 data, which numpy holds only through ml_dtypes, cross into torch and back as
