@@ -56,9 +56,13 @@ def judge(expect: Expectation | None, outcome: Outcome | None, *, known: Any = N
 
 def with_known(base: Judgement, entry: Any) -> Judgement:
     """A known difference over a verdict: its own verdict is the known difference; any other verdict fails and
-    says the entry is out of date (a pass too: the bug was fixed)."""
+    says the entry is out of date (a pass too: the bug was fixed), except a pass under an entry that may pass
+    (``may_pass``: what decides whether the bug shows is nothing a condition can follow), which stays a pass."""
     if entry is None:
         return base
+    if base.verdict == v.PASS and entry.may_pass:  # the bug may show here, and did not: a pass, the entry not its
+        return Judgement(v.PASS, f"{base.message + '; ' if base.message else ''}known difference {entry.id} "
+                                 f"({entry.where}) may show here and did not: {entry.may_pass}")
     if base.verdict == entry.verdict:
         return Judgement(v.KNOWN, f"known difference {entry.id}: {entry.reason} ({entry.link or 'reproducer given'})",
                          base.first_diff, entry)

@@ -31,6 +31,17 @@ def test_jax_is_built_in_with_its_axes():
     assert labels == ["", "x32", "jit", "jit-x32"]  # eager and x64 on are the defaults, left out of ids
 
 
+def test_the_cpu_feature_of_the_bf16_entry_is_read_from_the_kernels_list(tmp_path):
+    from conformance.backends.jax import cpu_flags
+
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx512f avx512_bf16 amx_tile\n\nprocessor\t: 1\n")
+    assert cpu_flags(("avx512_bf16", "amx_bf16"), str(info)) == ("cpu:avx512_bf16",)
+    info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx512f\n")
+    assert cpu_flags(("avx512_bf16",), str(info)) == ()  # the entry is then not loaded: another CPU, not measured
+    assert cpu_flags(("avx512_bf16",), str(tmp_path / "absent")) == ()
+
+
 def test_what_jax_cannot_be_given_is_not_applicable_with_the_reason():
     backend = JaxBackend()
     valid = builders.case()

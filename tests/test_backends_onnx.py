@@ -34,18 +34,17 @@ def request(variant: str, data: np.ndarray, target: list[int]) -> Request:
     return builders.request(data, target, mode="bidirectional", path=dict(path_of(variant)), variant=variant)
 
 
-def test_the_eight_built_in_backends():
-    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "local", "jax", "tract",
-                             "torch"]
+def test_the_ten_built_in_backends():
+    assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnxruntime-openvino", "onnx-reference",
+                             "local", "jax", "tract", "tensorflow", "torch"]
     for name in BUILTIN:
         backend = load(name)
-        if name == "jax" and backend.unavailable() is not None:  # an extra: absent from the default install
+        if name in ("jax", "tensorflow", "torch") and backend.unavailable() is not None:  # extras: not by default
             reason = backend.unavailable()
-            assert "broadcast-conformance[jax]" in reason or "cannot be imported" in reason
+            assert f"broadcast-conformance[{name}]" in reason or "cannot be imported" in reason
             continue
-        if name == "torch" and backend.unavailable() is not None:  # an extra too
-            reason = backend.unavailable()
-            assert "broadcast-conformance[torch]" in reason or "cannot be imported" in reason
+        if name == "onnxruntime-openvino" and backend.unavailable() is not None:  # installs as onnxruntime: tox
+            assert "tox -e conformance-ort-openvino" in backend.unavailable()
             continue
         assert backend.name == name and backend.unavailable() is None, backend.unavailable()
 
@@ -182,6 +181,25 @@ def test_openvino_onnx_takes_every_way_of_giving_the_inputs_and_the_model():
     assert {p["source"] for p in taken} == {"bytes", "file", "convert_model"}
 
 
+def test_convert_model_of_two_initializers_is_not_asked_for_an_output_it_would_fold_beyond_the_budget():
+    """openvino.convert_model folds an Expand of an initializer by an initializer shape, computing the output while
+    converting: an output beyond 256 MiB (the default budget) is not asked for there, and only there."""
+    from conformance.backends.openvino_onnx import FOLDED_AT_CONVERSION, OpenVINOOnnxBackend
+
+    backend = OpenVINOOnnxBackend()
+    huge = builders.case("bidirectional", (1, 1), (2**32, 1))  # 4 GiB of u8, 16 of f32
+    small = builders.case("bidirectional", (1, 1), (2**20, 1))  # 1 MiB of u8: folded, and checked
+    folded = {"opset": "13", "shape": "initializer", "data": "initializer", "context": "alone",
+              "source": "convert_model"}
+    assert backend.why_not(huge, tuple(folded.items()), "u8") == FOLDED_AT_CONVERSION
+    assert backend.why_not(small, tuple(folded.items()), "f32") is None
+    for other in ({"source": "bytes"}, {"source": "file"}, {"shape": "input"}, {"shape": "computed"},
+                  {"data": "input"}):
+        assert backend.why_not(huge, tuple({**folded, **other}.items()), "u8") is None, other
+    invalid = builders.case("bidirectional", (3,), (2**32, 2))  # no output to fold: refused while converting
+    assert backend.why_not(invalid, tuple(folded.items()), "u8") is None
+
+
 def test_the_add_context_is_shape_of_x_added_to_the_expand_and_transpose_is_undone():
     """Add(x, Expand(y, Shape(x))), x of the data's type fed -0.0; the Transpose context's data fed with reversed axes
     and its output transposed back: both give the broadcast bit for bit, and its declared shape."""
@@ -292,8 +310,9 @@ def test_an_adapter_for_a_missing_module_is_a_skip_with_the_reason():
 
 
 @pytest.mark.parametrize("ref, message", [
-    ("nosuch", "backend 'nosuch' is unknown; built-in: openvino, openvino-onnx, onnxruntime, onnx-reference, local, "
-               "jax, tract, torch; entry points in group 'broadcast_conformance.backends': "),
+    ("nosuch", "backend 'nosuch' is unknown; built-in: openvino, openvino-onnx, onnxruntime, onnxruntime-openvino, "
+               "onnx-reference, local, jax, tract, tensorflow, torch; entry points in group "
+               "'broadcast_conformance.backends': "),
     ("no_such_module:Backend", "backend 'no_such_module:Backend': cannot import module 'no_such_module'"),
     ("conformance.backends.local:Nope", "module 'conformance.backends.local' has no 'Nope'"),
     ("onnx-backend:", "name the module, e.g. onnx-backend:onnxruntime.backend"),

@@ -355,7 +355,9 @@ def test_the_readme_example_is_explained_by_conditions_alone():
     values the data holds (conformance.data.specials_held, by shape and params) are ones that path changes."""
     example = case("explicit", (3,), (2, 3, 4, 5), [1], case_id="readme_example_not_in_any_list")
     ov = known.load()["openvino"]
-    found = {(p, d): (e.id if (e := find(ov, facts(example, p, d))) else None) for p in OV_PATHS for d in DTYPES}
+    alone = (("context", "alone"),)  # every Broadcast check of the openvino backend has its context
+    found = {(p, d): (e.id if (e := find(ov, Facts(example, d, "i64", path_of_label(p) + alone, p, "2026.4.1")))
+                      else None) for p in OV_PATHS for d in DTYPES}
     expected = {"i64": ("i64_data_beyond_int32", "ov-cpu-i64-computed-as-i32"),
                 "u64": ("u64_data_beyond_uint32", "ov-cpu-u64-computed-as-i32"),
                 "f64": ("f64_data_inexact_in_f32", "ov-cpu-f64-computed-as-f32"),
@@ -541,3 +543,43 @@ def test_only_a_timeout_entry_gives_a_timeout_and_a_positive_one(tmp_path):
         with pytest.raises(KnownFileError, match=r"local.yaml:4: entry 'e': timeout="):
             read_file(path, "local")
 
+
+
+# --- Entries whose checks may also pass (may_pass) ---
+
+MAY_PASS = """- id: flushes-sometimes
+  match: {dtype: bf16}
+  may_pass: the compiler's choice of loop decides it
+  verdict: wrong_values
+  reason: r
+  reproducer: |
+    import sys; sys.exit(0)
+"""
+
+
+def test_an_entry_that_may_pass_keeps_a_pass_and_its_own_verdict_but_fails_any_other(tmp_path):
+    from conformance import verdicts as v
+    from conformance.judge import Judgement, with_known
+
+    (e,) = entries(tmp_path, MAY_PASS)
+    assert e.may_pass == "the compiler's choice of loop decides it"
+    assert e.to_json()["may_pass"] == e.may_pass
+    passed = with_known(Judgement(v.PASS, None), e)
+    assert passed.verdict == v.PASS and passed.known is None  # a pass names no known difference of its own
+    assert "flushes-sometimes" in passed.message and "may show here and did not" in passed.message
+    assert with_known(Judgement(v.WRONG_VALUES, "values differ"), e).verdict == v.KNOWN
+    other = with_known(Judgement(v.WRONG_SHAPE, "shape differs"), e)  # another failure still fails the run
+    assert other.verdict == v.WRONG_SHAPE and "expects wrong_values" in other.message
+    (strict,) = entries(tmp_path, MAY_PASS.replace("  may_pass: the compiler's choice of loop decides it\n", ""))
+    assert with_known(Judgement(v.PASS, None), strict).verdict == v.ERROR  # a strict entry: a pass is news
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (MAY_PASS.replace("may_pass: the compiler's choice of loop decides it", "may_pass: 3"),
+     r"somebackend.yaml:3: entry 'flushes-sometimes': may_pass=3; it says why"),
+    (MAY_PASS.replace("  reproducer: |\n    import sys; sys.exit(0)\n", "  link: https://example.invalid/1\n"),
+     r"somebackend.yaml:3: entry 'flushes-sometimes': an entry whose checks may pass needs a reproducer"),
+])
+def test_a_may_pass_entry_says_why_and_gives_a_reproducer(tmp_path, text, message):
+    with pytest.raises(KnownFileError, match=message):
+        entries(tmp_path, text)

@@ -74,8 +74,8 @@ def test_schema_enums_are_the_codes_lists():
 def test_schema_has_every_field_of_the_records(definition, cls):
     names = [f.name for f in dataclasses.fields(cls)]
     assert set(_defs(definition)["properties"]) == set(names)
-    optional = ({"hardware", "name"} if cls is record.BackendInfo else {"command", "part"} if cls is record.RunInfo
-                else {"looks_like"} if cls is CheckRecord else set())
+    optional = ({"hardware", "name", "targets"} if cls is record.BackendInfo
+                else {"command", "part"} if cls is record.RunInfo else {"looks_like"} if cls is CheckRecord else set())
     assert set(_defs(definition)["required"]) == set(names) - optional
 
 

@@ -22,10 +22,12 @@ BUILTIN = {
     "openvino": "conformance.backends.openvino:OpenVINOBackend",
     "openvino-onnx": "conformance.backends.openvino_onnx:OpenVINOOnnxBackend",
     "onnxruntime": "conformance.backends.onnxruntime:OnnxRuntimeBackend",
+    "onnxruntime-openvino": "conformance.backends.onnxruntime_openvino:OnnxRuntimeOpenVINOBackend",
     "onnx-reference": "conformance.backends.onnx_reference:OnnxReferenceBackend",
     "local": "conformance.backends.local:LocalBackend",
     "jax": "conformance.backends.jax:JaxBackend",
     "tract": "conformance.backends.tract:TractBackend",
+    "tensorflow": "conformance.backends.tensorflow:TensorflowBackend",
     "torch": "conformance.backends.torch:TorchBackend",
 }
 ENTRY_POINT_GROUP = "broadcast_conformance.backends"

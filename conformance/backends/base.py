@@ -10,8 +10,9 @@ adapter and becomes the verdict ``error``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import metadata
 from typing import Any, ClassVar
@@ -83,6 +84,12 @@ class Outcome:
     withheld: tuple[tuple[int, ...], str, int] | None = None
 
 
+def target_label(value: str) -> str:
+    """A device's or execution provider's part of check ids: ``HETERO:CPU`` -> ``hetero_cpu``,
+    ``CUDAExecutionProvider`` -> ``cuda``."""
+    return re.sub(r"[^a-z0-9]+", "_", value.removesuffix("ExecutionProvider").lower()).strip("_") or "target"
+
+
 class Backend:
     """Subclass this; see conformance/backends/local.py for a complete small example."""
 
@@ -99,9 +106,56 @@ class Backend:
     # package and the backend's own module, so that a worker replacing one that crashed, or one forked to confirm
     # a failing check, is ready at once (a built-in backend's module imported in each fresh worker cost ~200 ms).
     preload: ClassVar[tuple[str, ...]] = ()
+    # Where a check runs (OpenVINO's device, ONNX Runtime's execution provider), for a backend that can run on more
+    # than one: an axis whose only value is its default (the CPU); a run adds others (--device, --provider:
+    # ``add_targets``). Not among ``axes``: every path a run takes of a case is taken on each of its values
+    # (conformance/run/plan.py ``targeted``), so that a device's checks are the CPU's, check by check; a value the
+    # machine does not have is not applicable there, with the reason (``target_absent``).
+    target: ClassVar[Axis | None] = None
 
     def path_axes(self) -> tuple[Axis, ...]:
         return self.axes or (Axis("variant", tuple(self.variants)),)
+
+    def target_axis(self) -> Axis | None:
+        """The target axis with the values this run added."""
+        added: Axis | None = self.__dict__.get("_target")
+        return added or self.target
+
+    def all_axes(self) -> tuple[Axis, ...]:
+        """Every axis a check's path has: the path axes, then the target axis."""
+        target = self.target_axis()
+        return (*self.path_axes(), target) if target is not None else self.path_axes()
+
+    def add_targets(self, values: Iterable[str]) -> None:
+        """Add values to the target axis (ValueError: the backend has none). An added value is swept over every
+        element type, as the default is: asked for, it is run as the default is."""
+        axis = self.target_axis()
+        if axis is None:
+            raise ValueError(f"backend {self.name} has no device or execution provider to choose")
+        values = tuple(dict.fromkeys((*axis.values, *(v.strip() for v in values))))
+        labels = {v: axis.labels.get(v) or target_label(v) for v in values}
+        self.__dict__["_target"] = replace(axis, values=values, labels=labels, swept=values)
+
+    def target_absent(self, value: str) -> str | None:
+        """Why a value of the target axis cannot run on this machine (absent here), or None. Asked in the harness."""
+        return None
+
+    def targets(self) -> dict[str, str | None]:
+        """Each value of the target axis this run takes, with the reason it is absent here (or None: it runs)."""
+        axis = self.target_axis()
+        if axis is None:
+            return {}
+        # asked once a value; never of the default: where the backend runs at all (if it cannot, unavailable() says)
+        absent: dict[str, str | None] = self.__dict__.setdefault("_absent", {axis.default: None})
+        return {value: absent[value] if value in absent else absent.setdefault(value, self.target_absent(value))
+                for value in axis.values}
+
+    def targeted(self, path: Path) -> list[tuple[Path, str | None]]:
+        """The path on each value of the target axis, each with the reason it is absent here (or None)."""
+        axis = self.target_axis()
+        if axis is None or not path:
+            return [(path, None)]
+        return [((*path, (axis.name, value)), why) for value, why in self.targets().items()]
 
     def version(self) -> str | None:
         if self.package is None:
@@ -188,6 +242,11 @@ class Backend:
     def describe(self) -> dict[str, Any]:
         reason = self.unavailable()
         described: dict[str, Any] = {"version": self.version(), "available": reason is None, "reason": reason,
-                                     "axes": {a.name: list(a.values) for a in self.path_axes()}}
+                                     "axes": {a.name: list(a.values) for a in self.all_axes()}}
         hardware = self.hardware() if reason is None else ()
-        return {**described, "hardware": list(hardware)} if hardware else described
+        if hardware:
+            described["hardware"] = list(hardware)
+        targets = self.targets() if reason is None else {}
+        if targets:
+            described["targets"] = {"axis": self.all_axes()[-1].name, "values": targets}
+        return described

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.base import Backend, Outcome, Request
+from conformance.backends.cpu_features import cpu_flags
 from conformance.cases import Case
 from conformance.data import DTYPES
 from conformance.run.paths import Axis, Path
@@ -93,6 +94,11 @@ class JaxBackend(Backend):
         except ImportError as e:  # jax without a jaxlib, or one that does not load here
             return f"jax cannot be imported: {e}"
         return None
+
+    def hardware(self) -> tuple[str, ...]:
+        """``cpu:avx512_bf16`` where the CPU has AVX512-BF16 (its conversion to bfloat16 flushes subnormals:
+        jax-cpu-bf16-broadcast-flushes-subnormals), from Linux's /proc/cpuinfo; elsewhere nothing is known."""
+        return cpu_flags(("avx512_bf16",))
 
     def op_version(self, path: Path, op: str = "broadcast") -> int | None:
         return 3  # numpy, explicit and bidirectional: Broadcast-3's modes

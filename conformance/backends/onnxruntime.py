@@ -23,6 +23,12 @@ from conformance.backends.onnx_backend import CONTEXT, EXPAND_DTYPES, SOURCE, Ex
 from conformance.backends.onnx_model import inferred_shape, inferred_shapes, saved
 from conformance.run.paths import Axis
 
+CPU_PROVIDER = "CPUExecutionProvider"
+PROVIDER = Axis("provider", (CPU_PROVIDER,), {CPU_PROVIDER: "cpu"},
+                "the execution provider the session is given: CPUExecutionProvider (the default); --provider adds "
+                "others (CUDAExecutionProvider, TensorrtExecutionProvider...), each alone with the CPU fallback off, "
+                "not applicable where onnxruntime.get_available_providers() lacks it", default=CPU_PROVIDER)
+
 
 class OnnxRuntimeBackend(ExpandBackend):
     name = "onnxruntime"
@@ -43,6 +49,17 @@ class OnnxRuntimeBackend(ExpandBackend):
     # (ort-cpu-no-bfloat16-expand-kernel), not "not applicable"
     dtypes = EXPAND_DTYPES
     preload = ("onnx", "onnxruntime", "conformance.backends.onnxruntime")
+    target = PROVIDER
+    provider = CPU_PROVIDER  # the target's default: a path without the axis runs on it
+
+    def target_absent(self, value: str) -> str | None:
+        import onnxruntime
+
+        available = onnxruntime.get_available_providers()
+        if value in available:
+            return None
+        return (f"ONNX Runtime execution provider {value!r} is absent here: this {self.package} "
+                f"{self.version()} has {', '.join(available)} (onnxruntime.get_available_providers())")
 
     def session(self, model: Any, path: Mapping[str, str] | None = None) -> Any:
         """The model's InferenceSession, or the Outcome of its rejection."""
@@ -53,13 +70,16 @@ class OnnxRuntimeBackend(ExpandBackend):
         options.log_severity_level = 4  # rejections are our results, not log noise
         if path.get("optimization") == "disabled":
             options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        providers = [path.get("provider") or self.provider]
+        if providers != [CPU_PROVIDER]:
+            # ORT appends the CPU provider for the nodes the others do not take: off, so that a check of another
+            # provider is that provider's result, or its refusal, never the CPU kernel's
+            options.add_session_config_entry("session.disable_cpu_ep_fallback", "1")
         try:
             if path.get("source") == "file":
                 with tempfile.TemporaryDirectory(prefix="expand-") as directory:
-                    return onnxruntime.InferenceSession(saved(model, directory), options,
-                                                        providers=["CPUExecutionProvider"])
-            return onnxruntime.InferenceSession(model.SerializeToString(), options,
-                                                providers=["CPUExecutionProvider"])
+                    return onnxruntime.InferenceSession(saved(model, directory), options, providers=providers)
+            return onnxruntime.InferenceSession(model.SerializeToString(), options, providers=providers)
         except Exception as e:  # onnxruntime raises its own exception types from C++
             return Outcome(error=f"{type(e).__name__}: {e}", stage="compile", declared_shape=inferred_shape(model))
 

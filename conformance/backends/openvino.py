@@ -30,14 +30,41 @@ from conformance.backends.base import Backend, Outcome, Request
 from conformance.backends.openvino_graph import Graph, build, declared, model_of, run_compiled
 from conformance.cases import Case
 from conformance.data import DTYPES
-from conformance.run.paths import Path
+from conformance.run.paths import Axis, Path
 
-__all__ = ["STRING_UNSUPPORTED", "OpenVINOBackend", "compile_and_infer_many", "cpu_capabilities", "declared",
-           "element_type", "from_tensor", "infer", "to_tensor"]
+__all__ = ["DEVICE", "STRING_UNSUPPORTED", "OpenVINOBackend", "compile_and_infer_many", "cpu_capabilities",
+           "declared", "device_absent", "device_of", "element_type", "from_tensor", "infer", "to_tensor"]
 
 COMPILED_CACHE_SIZE = 64
 STRING_UNSUPPORTED = ("OpenVINO's CPU plugin takes no string tensors: compile_model fails with 'CPU plugin does not "
                       "support string for use with oneDNN' (src/plugins/intel_cpu/src/dnnl_extension_utils.cpp)")
+
+
+# The device compile_model is given: the CPU plugin by default; --device adds others (a physical device, CPU, GPU,
+# GPU.1, NPU, or a virtual one over some: AUTO, AUTO:GPU,CPU, HETERO:CPU, MULTI:GPU,CPU, BATCH:GPU).
+DEVICE = Axis("device", ("CPU",), help="the OpenVINO device compile_model is given: CPU (the default); --device adds "
+              "others (AUTO, HETERO:CPU, GPU, NPU...), not applicable where the machine has none", default="CPU")
+VIRTUAL_DEVICES = frozenset({"AUTO", "HETERO", "MULTI", "BATCH"})  # plugins that run on the devices they name
+
+
+def device_of(path: Any) -> str:
+    return str(path.get("device", DEVICE.default)) if path else str(DEVICE.default)
+
+
+def device_absent(device: str, available: list[str]) -> str | None:
+    """Why a device cannot run here (a physical device it names is not among ``available``, openvino.Core()'s
+    available_devices, where GPU stands for any of GPU.0, GPU.1...), or None."""
+    name, _, under = device.partition(":")
+    named = [d.split("(")[0].strip() for d in under.split(",") if d.strip()] if name in VIRTUAL_DEVICES else [device]
+    if name in VIRTUAL_DEVICES - {"AUTO"} and not named:
+        return f"OpenVINO device {device!r}: {name} runs on the devices it names ({name}:GPU,CPU, say)"
+    if not named and not available:
+        return f"OpenVINO device {device!r}: no device is available here to choose from"
+    for wanted in named:
+        if not any(d == wanted or d.split(".")[0] == wanted for d in available):
+            return (f"OpenVINO device {wanted!r} is absent here: openvino.Core().available_devices is "
+                    f"{', '.join(available) or 'empty'}")
+    return None
 
 
 # Element types whose numpy arrays (ml_dtypes) OpenVINO's Python API does not take as they are: they are fed
@@ -109,11 +136,11 @@ def infer(compiled: Any, feeds: list[np.ndarray], dtypes: list[np.dtype]) -> lis
     return [from_tensor(request.get_output_tensor(k), dtype) for k, dtype in enumerate(dtypes)]
 
 
-def compile_and_infer_many(core: Any, model: Any, feeds: list[np.ndarray],
-                           dtypes: list[np.dtype]) -> list[np.ndarray] | None:
+def compile_and_infer_many(core: Any, model: Any, feeds: list[np.ndarray], dtypes: list[np.dtype],
+                           device: str = "CPU") -> list[np.ndarray] | None:
     """Every output of a model of several independent parts; None if compiling or running failed."""
     try:
-        return infer(core.compile_model(model, "CPU"), feeds, dtypes)
+        return infer(core.compile_model(model, device), feeds, dtypes)
     except RuntimeError:
         return None
 
@@ -122,6 +149,7 @@ class OpenVINOBackend(Backend):
     name = "openvino"
     package = "openvino"
     axes = paths_mod.AXES  # Broadcast's; an elementwise case's paths are openvino_elementwise.py's
+    target = DEVICE
     ops = frozenset({"broadcast", "elementwise"})
     dtypes = frozenset(DTYPES) - {"string"}
     unsupported = {"string": STRING_UNSUPPORTED}
@@ -138,6 +166,9 @@ class OpenVINOBackend(Backend):
 
     def hardware(self) -> tuple[str, ...]:
         return cpu_capabilities()
+
+    def target_absent(self, value: str) -> str | None:
+        return device_absent(value, list(self.core.available_devices))
 
     def op_version(self, path: Path, op: str = "broadcast") -> Any:
         if op == "elementwise":
@@ -218,11 +249,11 @@ class OpenVINOBackend(Backend):
 
     def compile(self, graphs: list[Graph], path: dict[str, str], name: str) -> Any:
         return self.core.compile_model(model_of(graphs, path.get("data") == "Folded", path.get("source", "python"),
-                                                self.core, name), "CPU")
+                                                self.core, name), device_of(path))
 
     def run(self, request: Request) -> Outcome:
         if request.op == "elementwise":
-            return elementwise.run(self.core, request)
+            return elementwise.run(self.core, request, device_of(request.path))
         built = self.graph(request)
         if isinstance(built, Outcome):
             return built
@@ -247,22 +278,24 @@ class OpenVINOBackend(Backend):
     def run_many(self, requests: list[Request]) -> list[Outcome]:
         """One model for the checks of each kind of model (as built, folded before compiling, read from IR)."""
         if any(r.op == "elementwise" for r in requests):  # the harness batches the checks of one case
-            if all(r.op == "elementwise" for r in requests):
-                return elementwise.run_many(self.core, requests)
+            if all(r.op == "elementwise" and device_of(r.path) == device_of(requests[0].path) for r in requests):
+                return elementwise.run_many(self.core, requests, device_of(requests[0].path))
             return [self.run(r) for r in requests]
         outcomes: list[Outcome | None] = [None] * len(requests)
-        groups: dict[tuple[bool, str], list[tuple[int, Graph]]] = {}
+        groups: dict[tuple[bool, str, str], list[tuple[int, Graph]]] = {}
         for i, request in enumerate(requests):
             built = self.graph(request, prefix=f"check{i}_")
             if isinstance(built, Outcome):
                 outcomes[i] = built  # rejected when built: that is this check's own result
             else:
                 path = request.path
-                groups.setdefault((path.get("data") == "Folded", path.get("source", "python")), []).append((i, built))
-        for (folded, source), members in groups.items():
+                groups.setdefault((path.get("data") == "Folded", path.get("source", "python"), device_of(path)),
+                                  []).append((i, built))
+        for (folded, source, device), members in groups.items():
             graphs = [g for _, g in members]
             try:
-                compiled = self.compile(graphs, {"data": "Folded" if folded else "", "source": source}, "batch")
+                compiled = self.compile(graphs, {"data": "Folded" if folded else "", "source": source,
+                                                 "device": device}, "batch")
                 results: list[np.ndarray] | None = run_compiled(compiled, graphs, from_tensor)
             except RuntimeError:
                 results = None

@@ -106,14 +106,14 @@ class Failed(RuntimeError):
         super().__init__(str(error))
 
 
-def run_built(core: Any, graphs: list[Built]) -> list[np.ndarray]:
+def run_built(core: Any, graphs: list[Built], device: str = "CPU") -> list[np.ndarray]:
     """Every graph's output from one model; Failed if compiling or running it fails."""
     import openvino
 
     model = openvino.Model([g.node.output(0) for g in graphs], [p for g in graphs for p in g.parameters],
                            "elementwise")
     try:
-        compiled = core.compile_model(model, "CPU")
+        compiled = core.compile_model(model, device)
     except RuntimeError as e:
         raise Failed("compile", e) from e
     try:
@@ -124,20 +124,20 @@ def run_built(core: Any, graphs: list[Built]) -> list[np.ndarray]:
         raise Failed("infer", e) from e
 
 
-def run(core: Any, request: Request) -> Outcome:
+def run(core: Any, request: Request, device: str = "CPU") -> Outcome:
     built = build(request)
     if isinstance(built, Outcome):
         return built
     try:
-        (output,) = run_built(core, [built])
+        (output,) = run_built(core, [built], device)
     except Failed as e:
         return Outcome(error=str(e), stage=e.stage, declared_shape=built.declared)
     return Outcome(output=output, declared_shape=built.declared)
 
 
-def run_many(core: Any, requests: list[Request]) -> list[Outcome]:
-    """One model for every check that builds; each that does not keeps its rejection; if the shared model fails,
-    each check runs alone."""
+def run_many(core: Any, requests: list[Request], device: str = "CPU") -> list[Outcome]:
+    """One model for every check that builds (of one device); each that does not keeps its rejection; if the
+    shared model fails, each check runs alone."""
     outcomes: list[Outcome | None] = [None] * len(requests)
     members: list[tuple[int, Built]] = []
     for i, request in enumerate(requests):
@@ -147,10 +147,10 @@ def run_many(core: Any, requests: list[Request]) -> list[Outcome]:
         else:
             members.append((i, built))
     try:
-        results: list[np.ndarray] | None = run_built(core, [g for _, g in members]) if members else []
+        results: list[np.ndarray] | None = run_built(core, [g for _, g in members], device) if members else []
     except Failed:
         results = None
     for k, (i, g) in enumerate(members):
-        outcomes[i] = run(core, requests[i]) if results is None else \
+        outcomes[i] = run(core, requests[i], device) if results is None else \
             Outcome(output=results[k], declared_shape=g.declared)
     return [o for o in outcomes if o is not None]

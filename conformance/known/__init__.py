@@ -24,11 +24,15 @@ conformance/known/ (``<backend>.yaml``), a list of entries::
       reason: why the backend does this   # the mechanism the conditions encode, with the runtime's source lines
       link: https://upstream/issue        # and/or reproducer: reproducers/<backend>/<entry-id>.py, a standalone
                                           # script (exit 0: the bug shows; 1: fixed): ``conformance known --verify``
+      may_pass: why a check may also pass # only where what decides it is nothing a condition can follow (the
+                                          # compiler's choice of loop): such a check passes or gives the verdict;
+                                          # it needs a reproducer, which shows the bug whatever the checks do
 
 Named and generated checks are looked up alike (``find``); the first entry in file order whose conditions all
 hold is the check's, so a file lists an earlier stage's failure (a rejection or a crash) before a later one
 that the same inputs would otherwise also meet (values computed in 32 bits). A matching check with the entry's
-verdict is a known difference (xfail); one that now passes, or fails another way, fails loudly; an entry that
+verdict is a known difference (xfail); one that now passes (unless the entry says why it may), or fails another
+way, fails loudly; an entry that
 matched no check of an unrestricted run is listed in the report (``unmatched``).
 """
 

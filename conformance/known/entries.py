@@ -19,7 +19,7 @@ KNOWN_DIR = Path(__file__).parent
 # that prints what the runtime gives and what the spec says, and exits 0 when the bug shows, 1 when the runtime
 # behaves as the spec says, 2 when it cannot run; ``python3 -m conformance known --verify`` runs them all.
 REPRODUCERS_DIR = KNOWN_DIR / "reproducers"
-_KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer", "cases_why", "timeout"}
+_KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer", "cases_why", "timeout", "may_pass"}
 # match keys besides the op's fields (``Op.fields``, e.g. broadcast's mode) and ``path`` (axis -> globs)
 MATCH_KEYS = ("op", "group", "path", "variant", "dtype", "shape_dtype", "version", "hardware", "shape_only", "case")
 
@@ -44,6 +44,9 @@ class Known:
     cases_why: str | None = None  # why the entry lists case ids: what no condition describes
     # verdict timeout only: the seconds a check it describes is given (a known hang need not take --check-timeout)
     timeout: float | None = None
+    # why a check under the conditions may also pass (what decides it, which no condition can follow): such a check
+    # passes or gives the entry's verdict; None: it must give the verdict (a strict expected failure)
+    may_pass: str | None = None
 
     @cached_property
     def tests(self) -> tuple[tuple[Test, ...], tuple[Test, ...]]:
@@ -92,7 +95,8 @@ class Known:
         return {"id": self.id, "reason": self.reason, "link": self.link, "reproducer": self.reproducer,
                 "verdict": self.verdict, "match": match, "where": self.where,
                 **({"inputs": [list(g) for g in self.inputs]} if self.inputs else {}),
-                **({"cases_why": self.cases_why} if self.cases_why else {})}
+                **({"cases_why": self.cases_why} if self.cases_why else {}),
+                **({"may_pass": self.may_pass} if self.may_pass else {})}
 
 
 def is_reproducer_path(reproducer: Any) -> bool:
@@ -198,6 +202,14 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
                                 or not isinstance(timeout, (int, float)) or timeout <= 0):
         raise KnownFileError(f"{_line(node, 'timeout', where)}: entry {raw['id']!r}: timeout={timeout!r}; an entry "
                              "of verdict timeout may give the positive number of seconds its checks are given")
+    may_pass = raw.get("may_pass")
+    if may_pass is not None and (not isinstance(may_pass, str) or not may_pass.strip()):
+        raise KnownFileError(f"{_line(node, 'may_pass', where)}: entry {raw['id']!r}: may_pass={may_pass!r}; it says "
+                             "why a check under the entry's conditions may pass as well (what decides it, which no "
+                             "condition can follow): a text")
+    if may_pass is not None and not _reproducer_given(raw):
+        raise KnownFileError(f"{_line(node, 'may_pass', where)}: entry {raw['id']!r}: an entry whose checks may pass "
+                             "needs a reproducer (reproducer: ...), which shows the bug whatever the checks do")
     if raw["verdict"] == WRONG_VALUES:  # a check of the declared shape only has no values to be wrong
         patterns.setdefault("shape_only", ("false",))
     reproducer = _reproducer(raw, node, where)
@@ -205,7 +217,12 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
                  reason=str(raw["reason"]).strip(), link=raw.get("link"), reproducer=reproducer,
                  where=where, inputs=inputs, paths=paths,
                  cases_why=str(raw["cases_why"]).strip() if raw.get("cases_why") else None,
-                 timeout=None if timeout is None else float(timeout))
+                 timeout=None if timeout is None else float(timeout),
+                 may_pass=str(may_pass).strip() if may_pass else None)
+
+
+def _reproducer_given(raw: dict[str, Any]) -> bool:
+    return bool(str(raw.get("reproducer") or "").strip())
 
 
 def _inputs(inputs: Any, targets: list[ops.Op], where: str) -> tuple[tuple[str, ...], ...] | None:

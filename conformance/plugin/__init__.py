@@ -49,7 +49,7 @@ def list_paths(state: State) -> list[str]:
     lines = []
     for backend in state.backends.values():
         lines.append(f"{backend.name}:")
-        for axis in backend.path_axes():
+        for axis in backend.all_axes():
             values = ", ".join(f"{v} ({axis.label(v)})" if axis.label(v) != v else v for v in axis.values)
             lines.append(f"  {axis.name}: {values}" + (f"  -- {axis.help}" if axis.help else ""))
     lines.append("select with --path AXIS=VALUE, e.g. --path " + describe((("target_shape", "Parameter"),))

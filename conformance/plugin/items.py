@@ -31,6 +31,7 @@ from conformance.plugin.terminal_text import safe
 from conformance.results.record import CaseRecord, CheckRecord
 from conformance.run import generated
 from conformance.run.execute import execute, fill, record_for
+from conformance.run.paths import Axis
 from conformance.run.plan import Check, plan
 
 STATE = pytest.StashKey[State]()
@@ -40,9 +41,13 @@ def state_of(config: pytest.Config) -> State:
     return config.stash[STATE]
 
 
-def rerun_command(nodeid: str, check: Check | None = None) -> str:
-    """The command that reruns the test item ``nodeid``, or just one of its checks."""
+def rerun_command(nodeid: str, check: Check | None = None, target: Axis | None = None) -> str:
+    """The command that reruns the test item ``nodeid``, or just one of its checks (with the option that adds its
+    device or execution provider, ``target`` being its backend's target axis, where that is not the default)."""
     only = f" --check {shlex.quote(check.part)}" if check is not None else ""
+    value = dict(check.path or ()).get(target.name) if check is not None and target is not None else None
+    if target is not None and value is not None and value != target.default:
+        only = f" --{target.name} {shlex.quote(value)}{only}"
     return f"python3 -m pytest -p conformance.plugin {shlex.quote(nodeid)}{only}"
 
 
@@ -151,10 +156,11 @@ class CaseItem(pytest.Item):
         state = state_of(self.config)
         records: list[CheckRecord] = []
         case_record = CaseRecord.from_json(self.case.to_json())
+        target = state.backends[self.backend_ref].target_axis()
         try:
             for check in self.checks:
                 record = self._run(check, record_for(check, self.check_id(check), state.versions[self.backend_ref],
-                                                     rerun_command(self.nodeid, check)))
+                                                     rerun_command(self.nodeid, check, target)))
                 records.append(record)
                 if not state.in_xdist_worker:  # in the results stream at once, so that an interrupted run keeps it
                     state.log.add_case(self.case.id, case_record.to_json())

@@ -29,6 +29,14 @@ def add(parser: pytest.Parser) -> None:
     group.addoption("--path", action="append", default=None, metavar="AXIS=VALUE",
                     help="only the paths with this value of this axis, e.g. target_shape=Parameter (repeatable; "
                          "values of one axis add up; --list-paths shows every backend's axes)")
+    group.addoption("--device", action="append", default=None, metavar="DEVICE",
+                    help="also run every check of the OpenVINO backends on this device, e.g. AUTO, HETERO:CPU, GPU, "
+                         "NPU (repeatable; CPU always runs; a device the machine lacks is not applicable, with the "
+                         "reason)")
+    group.addoption("--provider", action="append", default=None, metavar="PROVIDER",
+                    help="also run every check of the onnxruntime backend on this execution provider, e.g. "
+                         "CUDAExecutionProvider (repeatable; alone, with the CPU fallback off; CPUExecutionProvider "
+                         "always runs; one onnxruntime lacks is not applicable, with the reason)")
     group.addoption("--paths", default="default", choices=["default", "all"],
                     help="which paths of each case run: default (every path for the spec's examples, rules and "
                          "interpretations, every pair of axis values for the other cases) or all")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +47,27 @@ def _terminate(session: pytest.Session, log: RunLog) -> None:
         dsession.shouldstop = "terminated by SIGTERM"
 
 
+# The options that add values to a backend's target axis (Backend.target): option -> the axis it adds to.
+TARGET_OPTIONS = {"device": "device", "provider": "provider"}
+
+
+def add_targets(config: pytest.Config, backends: Iterable[Backend]) -> None:
+    """--device and --provider: their values added to the target axis of each backend of the run that has it."""
+    backends = list(backends)
+    for option, axis_name in TARGET_OPTIONS.items():
+        values = config.getoption(option)
+        if not values:
+            continue
+        takers = [b for b in backends if (axis := b.target_axis()) is not None and axis.name == axis_name]
+        if not takers:
+            having = sorted(b.name for b in backends if b.target_axis() is not None)
+            raise pytest.UsageError(f"--{option} {values[0]}: no backend of this run has a {axis_name} to choose "
+                                    f"({', '.join(having) + ' choose another axis' if having else 'none chooses one'}; "
+                                    f"--list-paths shows each backend's axes)")
+        for backend in takers:
+            backend.add_targets(values)
+
+
 class State:
     """Per-process state of a conformance run."""
 
@@ -58,6 +79,7 @@ class State:
             self.selection = paths.parse_selection(config.getoption("path") or ())
         except (BackendNotFound, TypeError, ValueError) as e:
             raise pytest.UsageError(str(e)) from e
+        add_targets(config, self.backends.values())
         named: dict[str, str] = {}
         for ref, backend in self.backends.items():  # results, known differences and the report go by name
             if backend.name in named:

@@ -164,7 +164,7 @@ def _context(results: Results, compare: Results | None, compare_problem: str | N
         "columns": [{"name": col, "anchor": anchor("col", col), "tally": tallies[col],
                      "rejections": rejections.get(col),
                      **backends.get(col, {"backend": col.split("@")[0], "version": None, "available": None,
-                                          "reason": None, "hardware": []})} for col in columns],
+                                          "reason": None, "hardware": [], "targets": None})} for col in columns],
         "ops": sorted({c["op"] for c in cases.values()}, key=lambda o: (o != "Broadcast", o)),
         "modes": _ordered({c["mode"] for c in cases.values()}, MODES),
         "groups": _ordered({c["group"] for c in cases.values()}, GROUPS),

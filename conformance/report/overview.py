@@ -25,8 +25,18 @@ def backends_by_column(results: Results) -> dict[str, dict[str, Any]]:
         name, version = info.name or key, info.version
         out[f"{name}@{version}" if version else name] = {"backend": name, "version": version,
                                                          "available": info.available, "reason": info.reason,
-                                                         "hardware": info.hardware or []}
+                                                         "hardware": info.hardware or [],
+                                                         "targets": targets_view(info.targets)}
     return out
+
+
+def targets_view(targets: dict[str, Any]) -> dict[str, Any] | None:
+    """Where a backend ran, for the header: its axis, the values it ran on, those absent here with the reason."""
+    if not targets:
+        return None
+    values = targets.get("values") or {}
+    return {"axis": targets.get("axis"), "ran": [v for v, why in values.items() if why is None],
+            "absent": [{"value": v, "reason": why} for v, why in values.items() if why is not None]}
 
 
 def columns_of(backends: dict[str, dict[str, Any]], checks: list[CheckRecord]) -> list[str]:

@@ -200,7 +200,8 @@ def known_entries(checks: list[CheckRecord]) -> dict[str, dict[str, Any]]:
             entries[key] = {"label": label, "anchor": anchor("kd", label), "reason": known.get("reason"),
                             "link": known.get("link"), "href": web_link(known.get("link")),
                             "reproducer": reproducer_view(known.get("reproducer")), "where": known.get("where"),
-                            "verdict": known.get("verdict"), "columns": Counter(), "index": len(entries)}
+                            "verdict": known.get("verdict"), "may_pass": known.get("may_pass"),
+                            "columns": Counter(), "index": len(entries)}
         entry = entries[key]
         entry["columns"][c.column] += 1
     for entry in entries.values():

@@ -266,10 +266,12 @@ class BackendInfo(_Record):
     reason: str | None = None  # why it is not available
     hardware: list[str] = field(default_factory=list)  # e.g. "cpu:bf16": known differences may depend on it
     name: str | None = None
+    # where it ran: {"axis": "device", "values": {"CPU": None, "GPU": "absent here: ..."}} (Backend.targets)
+    targets: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
-        for optional in ("hardware", "name"):
+        for optional in ("hardware", "name", "targets"):
             if not out[optional]:
                 del out[optional]
         return out
@@ -278,6 +280,7 @@ class BackendInfo(_Record):
     def from_json(cls, data: Mapping[str, Any]) -> BackendInfo:
         kept = _pick(cls, data)
         kept["hardware"] = kept.get("hardware") or []
+        kept["targets"] = kept.get("targets") or {}
         return cls(**kept)
 
 

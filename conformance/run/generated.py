@@ -121,7 +121,7 @@ def _stratum_search(seen: Search, index: int, examples: int, backend: Backend, b
     """The hypothesis test of one stratum: ``examples`` checks of the index-th stratum's inputs."""
     op = ops.get(OP)
     assert op.strategy is not None
-    axes = backend.path_axes()
+    axes = backend.all_axes()
 
     @settings(max_examples=examples, database=None, deadline=None, print_blob=False, report_multiple_bugs=False,
               phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,),
@@ -130,7 +130,8 @@ def _stratum_search(seen: Search, index: int, examples: int, backend: Backend, b
     @given(drawn=op.strategy(index), choice=st.data())
     def prop(drawn: dict[str, Any], choice: st.DataObject) -> None:
         case = as_case(drawn)
-        applicable = {paths.label(axes, p): p for p, why in backend.paths_for(case).items() if why is None and p}
+        applicable = {paths.label(axes, t): t for p, why in backend.paths_for(case).items() if why is None and p
+                      for t, absent in backend.targeted(p) if absent is None}
         if not applicable:  # an input the backend cannot express: no check (and no filtering hypothesis
             return          # would give up on slowly)
         variant = choice.draw(st.sampled_from(_turned(sorted(applicable), index)), label="variant")

@@ -113,14 +113,17 @@ def _paths_and_types(case: Case, backend: Backend, applicable: Mapping[Path, str
                      ) -> Iterator[tuple[Path, str | None, str, list[str], list[str] | None]]:
     """Each path a run takes of the case's applicable ones, with its reason (or None), label, the case's sweep of
     element types and, where the path is not swept in full, the types it samples (``sampled``; None: every type)."""
-    axes = backend.path_axes()
-    for path in paths.covering(list(applicable), case.group, every_path or backend.chooses_paths(), axes):
-        reason, variant = applicable[path], paths.label(axes, path)
-        sweep = dtypes_for(case, dtypes, backend.op_version(path, case.op))
-        picked = None
-        if not every_path and not paths.swept(axes, path) and not case.dtypes:
-            picked = sampled(case, variant, sweep, functools.partial(_why_not, backend, case, path, reason))
-        yield path, reason, variant, sweep, picked
+    axes, labelled = backend.path_axes(), backend.all_axes()
+    for chosen in paths.covering(list(applicable), case.group, every_path or backend.chooses_paths(), axes):
+        for path, absent in backend.targeted(chosen):  # on each device or execution provider of the run
+            reason, variant = applicable[chosen] or absent, paths.label(labelled, path)
+            sweep = dtypes_for(case, dtypes, backend.op_version(path, case.op))
+            picked = None
+            if not every_path and not paths.swept(labelled, path) and not case.dtypes:
+                # the types sampled on the path without its target: a device takes the CPU's, check by check
+                picked = sampled(case, paths.label(axes, chosen), sweep,
+                                 functools.partial(_why_not, backend, case, path, reason))
+            yield path, reason, variant, sweep, picked
 
 
 @functools.cache

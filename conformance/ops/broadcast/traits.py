@@ -252,6 +252,38 @@ def _product_overflows(shape: Any) -> bool:
         if product >= 2**64:
             return True
     return product > 2**63 - 1
+def _inferred_as_data_without_target_values(case: Case) -> bool:
+    """What TensorFlow's shape functions infer with target_shape's length known and its values not: BroadcastTo
+    (numpy) gives each output dimension that faces a data dimension above 1 that dimension and leaves the others
+    unknown; BroadcastArgs (bidirectional) gives a shape as long as the longer of the two. The output is then the
+    data's shape: a 1-D target_shape as long as the data (numpy) or no longer (bidirectional), and every data
+    dimension known and above 1."""
+    data, n = case.data_shape, len(_target(case))
+    if not _is_1d(case.target_shape) or None in data or any(d <= 1 for d in data):
+        return False
+    return n == len(data) if case.mode == "numpy" else case.mode == "bidirectional" and n <= len(data)
+
+
+def _target_tiles_data(case: Case) -> bool:
+    """Numpy mode, invalid, no target_shape value negative, and every one facing a data dimension a multiple of it (0
+    facing 0, or divisible by a dimension other than 0): XLA's BroadcastTo takes it and tiles the data (a negative
+    value it takes too, but the output's size then overflows and it refuses that)."""
+    data, target = case.data_shape, _target(case)
+    if case.mode != "numpy" or not _is_1d(case.target_shape) or None in data or len(target) < len(data) or \
+            any(t < 0 for t in target):
+        return False
+    return outcome(case)[1] is not None and all((d == 0 == t) or (d != 0 and t % d == 0) for d, t in _facing(case))
+
+
+def _bcast_runs(case: Case) -> int:
+    """The dimensions TensorFlow's BroadcastTo kernel broadcasts in, where it broadcasts (valid, a non-empty output
+    other than the data's shape, data not a scalar): BCast with fewer_dims_optimization drops the output's
+    dimensions of 1 and merges adjacent ones that alike stretch a data dimension of 1 or keep the data's; else 0."""
+    out, data = _output(case), _static_shape(case)
+    if out is None or data is None or not data or math.prod(out) == 0 or tuple(out) == tuple(data):
+        return 0
+    stretched = [d == 1 for d, o in zip((1,) * (len(out) - len(data)) + tuple(data), out, strict=True) if o != 1]
+    return sum(1 for i, s in enumerate(stretched) if i == 0 or s != stretched[i - 1])
 
 
 def _target_not_1d_valid_flat(case: Case) -> bool:
@@ -433,6 +465,17 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "data_rank_2_or_more": (lambda c: len(c.data_shape) >= 2, "the data has 2 or more dimensions"),
     "target_is_zero_vector": (lambda c: _is_1d(c.target_shape) and _target(c) == [0],
                               "target_shape is [0]: one value, 0"),
+    "inferred_as_data_without_target_values": (_inferred_as_data_without_target_values,
+                                               "a 1-D target_shape as long as the data (numpy) or no longer "
+                                               "(bidirectional), and every data dimension known and above 1: with "
+                                               "target_shape's values unknown, TensorFlow infers the data's shape"),
+    "target_tiles_data": (_target_tiles_data, "numpy mode, invalid, no target_shape value negative, and every one "
+                          "facing a data dimension a multiple of it (0 facing 0, or divisible by it)"),
+    "bcast_runs_over_5": (lambda c: _bcast_runs(c) > 5,
+                          "valid, and the output's dimensions other than 1 fall into more than 5 runs of alike "
+                          "stretched (data dimension 1) or kept ones (TensorFlow's BCast merging)"),
+    "output_of_2_or_more_elements": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2,
+                                     "valid, and the output has 2 or more elements"),
     "int64_max_in_target": (lambda c: 2**63 - 1 in _target(c),
                             "a target_shape value is 2**63 - 1 (int64 max)"),
 }

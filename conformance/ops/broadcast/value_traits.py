@@ -23,6 +23,12 @@ def _bits(a: np.ndarray) -> np.ndarray:
     return a.view(f"u{a.dtype.itemsize}")
 
 
+def _quiet64(a: np.ndarray) -> np.ndarray:
+    """An f64 array's bits with every NaN made quiet, as arithmetic makes it."""
+    bits = _bits(a)
+    return np.where(np.isnan(a), bits | np.uint64(1 << 51), bits)
+
+
 # What a lossy copy changes, by the element type whose special values show it: the i64/u64 round trip through
 # int32, wrapping (OpenVINO from 2025.4) or clamping (before); f64 through f32; a NaN's payload; a subnormal.
 Changed = tuple[str, Callable[[np.ndarray], np.ndarray]]
@@ -33,6 +39,9 @@ U32_BEYOND_INT32: Changed = ("u32", lambda v: v > INT32_MAX)
 # OpenVINO's CPU plugin converts f64 to f32 clamping to f32's finite range first: infinities come back finite
 F64_INEXACT_IN_F32: Changed = ("f64", lambda v: _bits(np.clip(v, -F32_MAX, F32_MAX).astype(np.float32)
                                                       .astype(np.float64)) != _bits(v))
+# ... and where an op computes with the value (Add), which makes a NaN quiet on both sides (bit 51 set)
+F64_INEXACT_IN_F32_QUIETED: Changed = ("f64", lambda v: _quiet64(np.clip(v, -F32_MAX, F32_MAX).astype(np.float32)
+                                                                 .astype(np.float64)) != _quiet64(v))
 # every float type holds the same kinds at the same places (conformance.data.FLOAT_KINDS): bf16 speaks for all
 NAN_PAYLOAD: Changed = ("bf16", lambda v: np.isnan(v.astype(np.float32)) & ((_bits(v) & 0x7FFF) != 0x7FC0))
 SIGNALLING_NAN: Changed = ("bf16", lambda v: np.isnan(v.astype(np.float32)) & ((_bits(v) & 0x40) == 0))
@@ -112,6 +121,10 @@ VALUE_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "f64_data_inexact_in_f32": (lambda c: _shows(c, F64_INEXACT_IN_F32),
                                 "an f64 input holds a value that f32 cannot carry once clamped to f32's finite "
                                 "range (infinities included), and the output shows it"),
+    "f64_data_inexact_in_f32_quieted": (lambda c: _shows(c, F64_INEXACT_IN_F32_QUIETED),
+                                        "an f64 input holds a value that f32 cannot carry once clamped to f32's "
+                                        "finite range, NaNs made quiet on both sides (as an Add makes them), and the "
+                                        "output shows it"),
     "nan_payload_in_data": (lambda c: _shows(c, NAN_PAYLOAD),
                             "a float input holds a NaN with a payload (a signalling NaN has one), and the output "
                             "shows it"),
