@@ -34,12 +34,12 @@ def request(variant: str, data: np.ndarray, target: list[int]) -> Request:
     return builders.request(data, target, mode="bidirectional", path=dict(path_of(variant)), variant=variant)
 
 
-def test_the_nine_built_in_backends():
+def test_the_ten_built_in_backends():
     assert list(BUILTIN) == ["openvino", "openvino-onnx", "onnxruntime", "onnxruntime-openvino", "onnx-reference",
-                             "local", "jax", "tract", "tensorflow"]
+                             "local", "jax", "tract", "tensorflow", "torch"]
     for name in BUILTIN:
         backend = load(name)
-        if name in ("jax", "tensorflow") and backend.unavailable() is not None:  # extras: not in the default install
+        if name in ("jax", "tensorflow", "torch") and backend.unavailable() is not None:  # extras: not by default
             reason = backend.unavailable()
             assert f"broadcast-conformance[{name}]" in reason or "cannot be imported" in reason
             continue
@@ -311,7 +311,7 @@ def test_an_adapter_for_a_missing_module_is_a_skip_with_the_reason():
 
 @pytest.mark.parametrize("ref, message", [
     ("nosuch", "backend 'nosuch' is unknown; built-in: openvino, openvino-onnx, onnxruntime, onnxruntime-openvino, "
-               "onnx-reference, local, jax, tract, tensorflow; entry points in group "
+               "onnx-reference, local, jax, tract, tensorflow, torch; entry points in group "
                "'broadcast_conformance.backends': "),
     ("no_such_module:Backend", "backend 'no_such_module:Backend': cannot import module 'no_such_module'"),
     ("conformance.backends.local:Nope", "module 'conformance.backends.local' has no 'Nope'"),

@@ -145,6 +145,6 @@ def test_an_unknown_backend_lists_the_installed_plugins(installed, pytester, mon
     result = pytester.runpytest_subprocess("-p", "conformance.plugin", "--backend", "mien")
     assert result.ret != 0
     result.stderr.fnmatch_lines(["*backend 'mien' is unknown; built-in: openvino, openvino-onnx, onnxruntime, "
-                                 "onnxruntime-openvino, onnx-reference, local, jax, tract, tensorflow; entry points "
-                                 "in group "
+                                 "onnxruntime-openvino, onnx-reference, local, jax, tract, tensorflow, torch; entry "
+                                 "points in group "
                                  "'broadcast_conformance.backends': mine; *"])

@@ -27,7 +27,7 @@ from conformance.report.views import reproducer_view
 
 ROOT = Path(__file__).resolve().parents[1]
 # what a reproducer may import besides stdlib
-RUNTIMES = {"numpy", "ml_dtypes", "onnx", "onnxruntime", "openvino", "jax", "tract", "tensorflow"}
+RUNTIMES = {"numpy", "ml_dtypes", "onnx", "onnxruntime", "openvino", "jax", "tract", "tensorflow", "torch"}
 
 SCRIPTS = {
     "shows": 'print("got 1; spec: 2")\nprint("the bug shows")\nraise SystemExit(0)\n',
@@ -258,7 +258,7 @@ def test_without_their_runtimes_the_real_reproducers_say_they_cannot_run():
     # One process runs every script with the runtimes hidden: each must exit 2 (not crash, not claim a fix).
     driver = textwrap.dedent("""\
         import runpy, sys
-        for name in ("openvino", "onnx", "onnxruntime", "ml_dtypes", "jax", "tract", "tensorflow"):
+        for name in ("openvino", "onnx", "onnxruntime", "ml_dtypes", "jax", "tract", "tensorflow", "torch"):
             sys.modules[name] = None  # import fails: ImportError
         statuses = {}
         for path in sys.argv[1:]:

@@ -131,7 +131,7 @@ def test_the_cases_of_a_group_take_every_type_on_every_path_value_between_them()
     loaded, errors = load_all(ROOT / "cases", ROOT)
     assert not errors
     cases = [case for file_cases in loaded.values() for case in file_cases]
-    for name in ("openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "jax", "tract", "tensorflow"):
+    for name in ("openvino", "openvino-onnx", "onnxruntime", "onnx-reference", "jax", "tract", "tensorflow", "torch"):
         backend = load(name)
         extras = type_coverage(cases, backend)
         possible, taken, taken_without = set(), set(), set()

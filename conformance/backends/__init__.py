@@ -28,6 +28,7 @@ BUILTIN = {
     "jax": "conformance.backends.jax:JaxBackend",
     "tract": "conformance.backends.tract:TractBackend",
     "tensorflow": "conformance.backends.tensorflow:TensorflowBackend",
+    "torch": "conformance.backends.torch:TorchBackend",
 }
 ENTRY_POINT_GROUP = "broadcast_conformance.backends"
 ONNX_BACKEND_PREFIX = "onnx-backend:"

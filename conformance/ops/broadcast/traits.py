@@ -200,6 +200,58 @@ def _nop_target_of_ones(case: Case) -> bool:
     return len(target) <= rank if case.mode == "bidirectional" else len(target) == rank
 
 
+def _minus_1_keeps_data_dims(case: Case) -> bool:
+    """target_shape (1-D) holds -1, each facing a data dimension (right-aligned), and the input is valid once each -1
+    is that data dimension: PyTorch's "-1 keeps the dimension" (Tensor.expand) reading of it."""
+    target, data = _target(case), list(case.data_shape)
+    if not _is_1d(case.target_shape) or -1 not in target:
+        return False
+    offset, kept = len(target) - len(data), []
+    for i, t in enumerate(target):
+        if t == -1:
+            facing = data[i - offset] if i >= offset else None
+            if facing is None:
+                return False
+            t = facing
+        kept.append(t)
+    return outcome(replace(case, target_shape=kept))[1] is None
+
+
+def _negative_size_beside_zero(case: Case) -> bool:
+    """Numpy mode: target_shape (1-D) holds a value below -1, each facing a data dimension 1 or none, the input is valid
+    once each such value is 1 (and each -1 the data dimension it faces), and the sizes torch's eager expand makes (the
+    target with each -1 kept as the data dimension) multiply, left to right as uint64, to 0 without overflowing on the
+    way: then no check sees the negative size (c10 safe_multiplies_u64, the element count's only check)."""
+    target, data = _target(case), list(case.data_shape)
+    if case.mode != "numpy" or not _is_1d(case.target_shape) or not any(t < -1 for t in target):
+        return False
+    offset, made = len(target) - len(data), []
+    for i, t in enumerate(target):
+        facing = data[i - offset] if i >= offset else 1
+        if t < -1 and facing != 1 or t == -1 and (i < offset or facing is None):
+            return False
+        made.append(1 if t < -1 else facing if t == -1 and facing is not None else t)
+    if outcome(replace(case, target_shape=made))[1] is not None:
+        return False
+    product = 1
+    for t, m in zip(target, made, strict=True):
+        product *= (t if t < -1 else m) % 2**64
+        if product >= 2**64:
+            return False
+    return product == 0
+
+
+def _product_overflows(shape: Any) -> bool:
+    """The dimensions multiplied left to right as uint64 overflow at some step, or end beyond INT64_MAX (how torch
+    counts a tensor's elements and bytes: c10 safe_multiplies_u64)."""
+    if shape is None or None in tuple(shape):
+        return False
+    product = 1
+    for d in shape:
+        product *= int(d) % 2**64
+        if product >= 2**64:
+            return True
+    return product > 2**63 - 1
 def _inferred_as_data_without_target_values(case: Case) -> bool:
     """What TensorFlow's shape functions infer with target_shape's length known and its values not: BroadcastTo
     (numpy) gives each output dimension that faces a data dimension above 1 that dimension and leaves the others
@@ -271,6 +323,14 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "target_rank_below_data": (lambda c: len(_target(c)) < len(c.data_shape),
                                "target_shape has fewer values than the data has dimensions"),
     "negative_target": (lambda c: any(t < 0 for t in _target(c)), "a target_shape value is negative"),
+    "minus_1_keeps_data_dims": (_minus_1_keeps_data_dims, "target_shape holds -1, each facing a data dimension, and "
+                                "the input is valid with each -1 made that dimension"),
+    "dims_product_overflows_int64": (lambda c: _product_overflows(_static_shape(c)) or _product_overflows(_output(c)),
+                                     "the data's or the output's dimensions, multiplied left to right as uint64, "
+                                     "overflow at some step (a 0 after it too) or end beyond INT64_MAX"),
+    "negative_size_beside_zero": (_negative_size_beside_zero, "numpy: target_shape holds a value below -1, each "
+                                  "facing a data dimension 1 or none, the input is valid once each is 1, and the sizes "
+                                  "multiply (left to right, as uint64) to 0 without overflowing"),
     "target_below_minus_1": (lambda c: any(t < -1 for t in _target(c)),
                              "a target_shape value is below -1 (-1 is what runtimes read as an unknown dimension)"),
     "minus_1_in_target": (lambda c: -1 in _target(c), "a target_shape value is -1"),
