@@ -1,0 +1,47 @@
+"""The Broadcast traits (conformance/ops/broadcast/traits.py), kept by role in modules of their own: each name in one
+module only, so that merging them cannot drop one."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.ops.broadcast import (
+    axes_traits,
+    road_traits,
+    shape_traits,
+    traits,
+    value_traits,
+    width_traits,
+)
+from conformance.ops.broadcast.params import BroadcastParams
+
+ROLES = {"shape": shape_traits.SHAPE_TRAITS, "axes": axes_traits.AXES_TRAITS, "width": width_traits.WIDTH_TRAITS,
+         "road": road_traits.ROAD_TRAITS, "value": value_traits.VALUE_TRAITS}
+
+
+def test_each_trait_is_in_one_module_of_its_role_and_all_of_them_are_traits():
+    seen: dict[str, str] = {}
+    for role, table in ROLES.items():
+        for name in table:
+            assert name not in seen, f"trait {name!r} is in both the {seen[name]} and the {role} traits"
+            seen[name] = role
+    assert set(seen) == set(traits.TRAITS)
+    assert all(description.strip() for _, description in traits.TRAITS.values())
+
+
+def _case(data, target, mode="numpy", axes=None):
+    return BroadcastParams(mode=mode, versions=(3,), data_shape=tuple(data), target_shape=target, axes_mapping=axes)
+
+
+@pytest.mark.parametrize(("trait", "case", "holds"), [
+    ("zero_size_data", _case((0, 1), [0, 4]), True),
+    ("zero_size_data", _case((2, 1), [2, 4]), False),
+    ("axes_unsorted_or_out_of_range", _case((2,), [2, 3], "explicit", [1, 0]), True),
+    ("axes_unsorted_or_out_of_range", _case((2,), [2, 3], "explicit", [0]), False),
+    ("target_int32_cut_other_shape", _case((1,), [2**32 + 3]), True),
+    ("target_int32_cut_other_shape", _case((1,), [3]), False),
+    ("minus_1_keeps_data_dims", _case((2, 3), [-1, 3]), True),
+    ("minus_1_keeps_data_dims", _case((2, 3), [2, 3]), False),
+])
+def test_a_trait_of_each_role_answers_through_the_merged_table(trait, case, holds):
+    assert traits.holds(trait, case) is holds
