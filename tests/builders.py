@@ -58,3 +58,20 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, cases: s
     (pytester.path / "cases").mkdir()
     (pytester.path / "cases" / "small.yaml").write_text(cases)
     return pytester
+
+
+def small_numpy_case(dtypes: str, more: str = "") -> str:
+    """A case file (for ``project``) of one small numpy case, [3] to [2, 3], in ``dtypes`` (YAML: ``[f32, i64]``),
+    then ``more`` (further cases, YAML list items)."""
+    return ("group: rule\ncases:\n  - id: small_numpy\n    mode: numpy\n    data_shape: [3]\n    target_shape: [2, 3]\n"
+            "    expect: {shape: [2, 3]}\n    spec_ref: \"003_38ca088f58e9a6c7.txt#Examples\"\n"
+            f"    dtypes: {dtypes}\n{more}")
+
+
+def run_backend(project: pytest.Pytester, backend: str, *args: str) -> dict:
+    """The results (results.json) of the suite run on ``project``'s cases on one backend, no generated checks."""
+    import json
+
+    project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", "--generated-examples", "0",
+                                 "--results", "out/results.json", "--report", "none", "--backend", backend, *args)
+    return json.loads((project.path / "out" / "results.json").read_text())

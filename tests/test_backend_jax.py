@@ -3,8 +3,6 @@ jax's 64-bit mode on and off; shape-only checks through jax.eval_shape; a missin
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -156,17 +154,7 @@ def test_run_many_shares_one_jitted_function_and_keeps_each_result():
         backend.run_many([*requests, builders.request(make_data((3,), "u8"), (2,), path=path)])
 
 
-CASES = """\
-group: rule
-cases:
-  - id: small_numpy
-    mode: numpy
-    data_shape: [3]
-    target_shape: [2, 3]
-    expect: {shape: [2, 3]}
-    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
-    dtypes: [f32, i64]
-"""
+CASES = builders.small_numpy_case("[f32, i64]")
 
 
 @pytest.fixture
@@ -175,9 +163,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 
 def run(project: pytest.Pytester, *args: str) -> dict:
-    project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", "--generated-examples", "0",
-                                 "--results", "out/results.json", "--report", "none", "--backend", "jax", *args)
-    return json.loads((project.path / "out" / "results.json").read_text())
+    return builders.run_backend(project, "jax", *args)
 
 
 @needs_jax

@@ -4,8 +4,6 @@ reason."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -147,17 +145,7 @@ def test_a_shape_only_check_traces_without_allocating():
         outcome.error
 
 
-CASES = """\
-group: rule
-cases:
-  - id: small_numpy
-    mode: numpy
-    data_shape: [3]
-    target_shape: [2, 3]
-    expect: {shape: [2, 3]}
-    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
-    dtypes: [f32, i4]
-"""
+CASES = builders.small_numpy_case("[f32, i4]")
 
 
 @pytest.fixture
@@ -166,10 +154,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 
 def run(project: pytest.Pytester, *args: str) -> dict:
-    project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", "--generated-examples", "0",
-                                 "--results", "out/results.json", "--report", "none", "--backend", "tensorflow",
-                                 *args)
-    return json.loads((project.path / "out" / "results.json").read_text())
+    return builders.run_backend(project, "tensorflow", *args)
 
 
 @needs_tf

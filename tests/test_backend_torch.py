@@ -5,7 +5,6 @@ the reason."""
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import numpy as np
 import pytest
@@ -177,23 +176,14 @@ def test_run_many_shares_one_compiled_function_and_keeps_each_result(execution):
         backend.run_many([*requests, builders.request(make_data((3,), "u8"), (2,), path=path(execution))])
 
 
-CASES = """\
-group: rule
-cases:
-  - id: small_numpy
-    mode: numpy
-    data_shape: [3]
-    target_shape: [2, 3]
-    expect: {shape: [2, 3]}
-    spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
-    dtypes: [bf16]
+CASES = builders.small_numpy_case("[bf16]", """\
   - id: minus_one
     mode: numpy
     data_shape: [1]
     target_shape: [2, -1]
     expect: {reject: target_shape_negative}
     spec_ref: "003_38ca088f58e9a6c7.txt#Examples"
-"""
+""")
 
 
 @pytest.fixture
@@ -202,9 +192,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 
 def run(project: pytest.Pytester, *args: str) -> dict:
-    project.runpytest_subprocess("-p", "conformance.plugin", "-p", "no:cacheprovider", "--generated-examples", "0",
-                                 "--results", "out/results.json", "--report", "none", "--backend", "torch", *args)
-    return json.loads((project.path / "out" / "results.json").read_text())
+    return builders.run_backend(project, "torch", *args)
 
 
 @needs_torch

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -414,6 +417,28 @@ def test_openvino_reports_its_cpu_capabilities_as_hardware():
     assert "cpu:fp32" in hardware and all(h.startswith("cpu:") and h == h.lower() for h in hardware)
     assert OpenVINOOnnxBackend().hardware() == hardware
     assert OpenVINOBackend().describe()["hardware"] == list(hardware)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity to set here (not Linux)")
+def test_a_process_on_one_cpu_reports_one_inference_thread_as_the_plugin_compiles_with_it():
+    """With an affinity of one CPU the CPU plugin compiles with one inference thread (its results differ: docs/
+    internals.md "One inference thread"), and the backend says so; with its full affinity, as the CPU plugin
+    compiles with more than one, it does not."""
+    pytest.importorskip("openvino")
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("this process runs on one CPU only")
+    probe = ("import os, sys, numpy as np, openvino as ov\n"
+             "if sys.argv[1] == 'one': os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+             "from conformance.backends.openvino import OpenVINOBackend\n"
+             "p = ov.opset3.parameter([2], ov.Type.f32)\n"
+             "c = ov.Core().compile_model(ov.Model([ov.opset3.relu(p)], [p]), 'CPU')\n"
+             "one = 'cpu:one_inference_thread' in OpenVINOBackend().hardware()\n"
+             "print(c.get_property('INFERENCE_NUM_THREADS'), one)\n")
+    runs = {which: subprocess.run([sys.executable, "-c", probe, which], capture_output=True, text=True, check=True,
+                                  env={**os.environ, "PYTHONPATH": str(builders.ROOT)}).stdout.split()
+            for which in ("one", "all")}
+    assert runs["one"] == ["1", "True"]
+    assert int(runs["all"][0]) > 1 and runs["all"][1] == "False"
 
 
 def test_an_axis_added_later_keeps_the_paths_a_default_run_took_before_it():

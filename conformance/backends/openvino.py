@@ -18,6 +18,7 @@ that fails to compile or run is never a verdict: each check is run alone.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from functools import cache, cached_property
 from typing import Any
@@ -81,9 +82,22 @@ def cpu_capabilities() -> tuple[str, ...]:
     import openvino
 
     try:
-        return tuple(f"cpu:{c.lower()}" for c in openvino.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES"))
+        names = openvino.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
     except RuntimeError:
-        return ()
+        names = []
+    return (*(f"cpu:{c.lower()}" for c in names), *one_inference_thread())
+
+
+def one_inference_thread() -> tuple[str, ...]:
+    """``cpu:one_inference_thread`` where the process may run on one CPU only (its affinity: a one-core machine or
+    container, ``taskset -c 0``): the CPU plugin then compiles with INFERENCE_NUM_THREADS 1, and its results differ
+    from those of two threads or more (a run pinned to one core, 2026-11-29: invalid inputs of dynamic shapes
+    accepted, docs/internals.md "One inference thread"). The known differences are recorded with two threads;
+    the feature is in the report's header, so that a run of one thread says so."""
+    try:
+        return ("cpu:one_inference_thread",) if len(os.sched_getaffinity(0)) == 1 else ()
+    except (AttributeError, OSError):  # no affinity to read (not Linux)
+        return ("cpu:one_inference_thread",) if os.cpu_count() == 1 else ()
 
 
 def element_type(dtype: np.dtype) -> Any:
