@@ -209,6 +209,33 @@ def test_merge_and_compare_match_checks_by_key_across_formats():
     assert report.change_counts(new, Results.from_json(before))["new_failures"] == 1
 
 
+def _not_installed(data: dict, backend: str) -> dict:
+    """``data`` as a run where ``backend``'s package was not installed: its checks skipped, under its bare name."""
+    out = copy.deepcopy(data)
+    out["backends"][backend] = {"version": None, "available": False, "reason": "package 'x' is not installed",
+                                "hardware": [], "targets": None}
+    for c in out["checks"]:
+        if c["backend"] == backend:
+            c.update(backend_version=None, verdict="skipped", message="package 'x' is not installed")
+    return out
+
+
+def test_a_backend_skipped_in_the_default_run_is_shown_by_the_run_where_it_was_installed():
+    data = sample.main_run()
+    backend = next(c["backend"] for c in data["checks"] if c["backend_version"])
+    extra = copy.deepcopy(data)
+    extra["checks"] = [c for c in extra["checks"] if c["backend"] == backend]
+    extra["backends"] = {backend: extra["backends"][backend]}
+    for order in ([_not_installed(data, backend), extra], [extra, _not_installed(data, backend)]):
+        merged = files.merge(Results.from_json(r) for r in order)
+        assert len(merged.checks) == len(data["checks"])
+        assert {c.column for c in merged.checks if c.backend == backend} == {
+            f"{backend}@{c['backend_version']}" for c in extra["checks"]}
+        assert backend not in merged.backends  # no second, empty column
+    alone = files.merge([Results.from_json(_not_installed(data, backend))])  # installed nowhere: its reason stays
+    assert backend in alone.backends and {c.verdict for c in alone.checks if c.backend == backend} == {"skipped"}
+
+
 def test_the_cli_reports_and_compares_a_format_1_and_a_format_2_file(tmp_path, capsys):
     old, new, out = tmp_path / "old.json", tmp_path / "new.json", tmp_path / "index.html"
     before = as_format_1(sample.main_run())

@@ -119,6 +119,23 @@ def merge(runs: Iterable[Results]) -> Results:
         merged.failed_items.extend(r.failed_items)
     merged.run = replace(runs[-1].run, complete=all(r.run.complete for r in runs),
                          part=all(r.run.part for r in runs) or None)
+    return _ran_where_installed(merged)
+
+
+def _ran_where_installed(merged: Results) -> Results:
+    """A backend not installed in one run (its checks skipped with the reason, under its bare name) and run in
+    another (the extras' environments: tox -e conformance-jax ...): the checks of the run where it ran stand for it,
+    so that one report of the default run and the extras' shows each backend once. Where it ran in no file, its
+    skipped column stays, with the reason."""
+    ran = {(c.key, c.backend) for c in merged.checks if c.backend_version}
+    absent = {name for name, info in merged.backends.items() if "@" not in name and info.available is False}
+    dropped = {c.backend for c in merged.checks if c.backend in absent and (c.key, c.backend) in ran}
+    if not dropped:
+        return merged
+    merged.checks = [c for c in merged.checks if c.backend_version or c.backend not in dropped
+                     or (c.key, c.backend) not in ran]
+    left = {c.backend for c in merged.checks if not c.backend_version}
+    merged.backends = {name: info for name, info in merged.backends.items() if name not in dropped - left}
     return merged
 
 
