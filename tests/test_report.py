@@ -20,7 +20,8 @@ from conformance.report import matrix as report_matrix
 from conformance.results import files as results
 from conformance.verdicts import NOT_APPLICABLE, PASS, SKIPPED, VERDICTS
 
-COLUMNS = ["local", "onnxruntime", "onnxruntime@1.18.1", "openvino@2024.6.0", "openvino@2025.0.0"]
+# onnxruntime was not installed for one of the merged runs: the run where it ran speaks for it (no empty column)
+COLUMNS = ["local", "onnxruntime@1.18.1", "openvino@2024.6.0", "openvino@2025.0.0"]
 XSS_TAG = "<script>alert(1)</script>"
 XSS_ATTR = '"><img src=x onerror=alert(1)>'
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -219,7 +220,6 @@ def test_matrix_has_every_case_and_column(page, data):
     ("openvino@2024.6.0", {"pass": 17, "wrong_shape": 1, "rejected_valid": 2, "wrong_values": 4}, "70.8%"),
     ("openvino@2025.0.0", {"pass": 21, "timeout": 1, "wrong_dtype": 1, "error": 1}, "87.5%"),
     ("local", {"pass": 23, "accepted_invalid": 1}, "95.8%"),
-    ("onnxruntime", {"skipped": 24}, "—"),
 ])
 def test_overview_counts_per_column(page, col, counts, rate):
     row = page.by_id("overview-columns").one("tr", data_column=col)
@@ -260,7 +260,7 @@ def _axis_rows(page: Node, backend: str) -> list[tuple[str, str]]:
 def test_overview_by_path_axis_has_a_table_per_backend_with_its_axes_and_versions(page):
     tables = page.by_id("overview-axes").find_all("table")
     assert {t.attrs["data-backend"]: [th.attrs["data-col"] for th in t.find_all("th", data_col=True)]
-            for t in tables} == {"local": ["local"], "onnxruntime": ["onnxruntime", "onnxruntime@1.18.1"],
+            for t in tables} == {"local": ["local"], "onnxruntime": ["onnxruntime@1.18.1"],
                                  "openvino": ["openvino@2024.6.0", "openvino@2025.0.0"]}
     # A row per value of each axis the backend's checks name, axis by axis, in order of first appearance (a results
     # file does not record the order a backend declares them in).
@@ -286,7 +286,6 @@ def test_overview_by_path_axis_has_a_table_per_backend_with_its_axes_and_version
     ("onnxruntime", "opset", "13", "onnxruntime@1.18.1", "60.0% 12 / 4 / 4 / 4"),
     ("onnxruntime", "shape", "initializer", "onnxruntime@1.18.1", "70.0% 7 / 2 / 1 / 2"),
     ("onnxruntime", "shape", "input", "onnxruntime@1.18.1", "50.0% 5 / 2 / 3 / 2"),
-    ("onnxruntime", "shape", "input", "onnxruntime", "— 0 / 0 / 0 / 12"),  # skipped: not installed
     ("local", "op", "v3", "local", "91.7% 11 / 0 / 1 / 0"),
     ("local", "op", "expand", "local", "100.0% 12 / 0 / 0 / 0"),
 ])

@@ -232,7 +232,14 @@ def test_a_backend_skipped_in_the_default_run_is_shown_by_the_run_where_it_was_i
         assert {c.column for c in merged.checks if c.backend == backend} == {
             f"{backend}@{c['backend_version']}" for c in extra["checks"]}
         assert backend not in merged.backends  # no second, empty column
-    alone = files.merge([Results.from_json(_not_installed(data, backend))])  # installed nowhere: its reason stays
+    # the entries a run lists as meeting no check: of the backend, those of the run where it ran speak for it
+    skipped, ran = _not_installed(data, backend), copy.deepcopy(extra)
+    skipped["known_on_other_paths"] = [{"backend": backend, "entry": "e1"}, {"backend": backend, "entry": "e2"}]
+    ran["known_on_other_paths"] = [{"backend": backend, "entry": "e2"}]
+    merged = files.merge([Results.from_json(skipped), Results.from_json(ran)])
+    assert merged.known_on_other_paths == [{"backend": backend, "entry": "e2"}]
+    alone = files.merge([Results.from_json(skipped)])  # installed nowhere: its reason and its entries stay
+    assert len(alone.known_on_other_paths) == 2
     assert backend in alone.backends and {c.verdict for c in alone.checks if c.backend == backend} == {"skipped"}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -113,13 +113,29 @@ def merge(runs: Iterable[Results]) -> Results:
             else:
                 seen[check_key] = len(merged.checks)
                 merged.checks.append(check)
-        merged.unmatched_known.extend(r.unmatched_known)
-        merged.known_on_other_paths.extend(r.known_on_other_paths)
         merged.collection_errors.extend(r.collection_errors)
         merged.failed_items.extend(r.failed_items)
+    merged.unmatched_known = _listed_by_every_run_of(runs, lambda r: r.unmatched_known)
+    merged.known_on_other_paths = _listed_by_every_run_of(runs, lambda r: r.known_on_other_paths)
     merged.run = replace(runs[-1].run, complete=all(r.run.complete for r in runs),
                          part=all(r.run.part for r in runs) or None)
     return _ran_where_installed(merged)
+
+
+def _listed_by_every_run_of(runs: list[Results], listed: Callable[[Results], list[Any]]) -> list[Any]:
+    """The known entries (``{"backend", "entry"}``) a merge lists as matching no check (or only checks of paths
+    left out): those that every run that had the entry's backend lists (a run where it was not installed lists
+    them all, and another run that ran it speaks for it); of a backend no run had, those any run lists."""
+    def had(r: Results, backend: str) -> bool:
+        return any(info.available is not False for name, info in r.backends.items()
+                   if name == backend or name.startswith(backend + "@"))
+
+    out: list[Any] = []
+    for item in (i for r in runs for i in listed(r)):
+        having = [r for r in runs if had(r, item["backend"])]
+        if item not in out and all(item in listed(r) for r in having):  # no run had it: all() of none holds
+            out.append(item)
+    return out
 
 
 def _ran_where_installed(merged: Results) -> Results:
