@@ -15,6 +15,7 @@ backend: its package, version and known differences are not onnxruntime's, and t
 
 from __future__ import annotations
 
+from conformance.backends.cpu_features import one_inference_thread
 from conformance.backends.onnxruntime import OnnxRuntimeBackend
 from conformance.run.paths import Axis
 
@@ -37,3 +38,8 @@ class OnnxRuntimeOpenVINOBackend(OnnxRuntimeBackend):
             return (f"{reason} (it installs as the onnxruntime module, so in an environment of its own: "
                     "tox -e conformance-ort-openvino)")
         return self.target_absent(OPENVINO_PROVIDER)
+
+    def hardware(self) -> tuple[str, ...]:
+        """``cpu:one_inference_thread`` where the process may run on one CPU only: the provider runs OpenVINO's
+        CPU plugin, whose results differ with one inference thread (docs/internals.md "One inference thread")."""
+        return one_inference_thread()

@@ -18,7 +18,6 @@ that fails to compile or run is never a verdict: each check is run alone.
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from functools import cache, cached_property
 from typing import Any
@@ -28,6 +27,7 @@ import numpy as np
 from conformance.backends import openvino_elementwise as elementwise
 from conformance.backends import openvino_paths as paths_mod
 from conformance.backends.base import Backend, Outcome, Request
+from conformance.backends.cpu_features import one_inference_thread
 from conformance.backends.openvino_graph import Graph, build, declared, model_of, run_compiled
 from conformance.cases import Case
 from conformance.data import DTYPES
@@ -86,18 +86,6 @@ def cpu_capabilities() -> tuple[str, ...]:
     except RuntimeError:
         names = []
     return (*(f"cpu:{c.lower()}" for c in names), *one_inference_thread())
-
-
-def one_inference_thread() -> tuple[str, ...]:
-    """``cpu:one_inference_thread`` where the process may run on one CPU only (its affinity: a one-core machine or
-    container, ``taskset -c 0``): the CPU plugin then compiles with INFERENCE_NUM_THREADS 1, and its results differ
-    from those of two threads or more (a run pinned to one core, 2026-11-29: invalid inputs of dynamic shapes
-    accepted, docs/internals.md "One inference thread"). The known differences are recorded with two threads;
-    the feature is in the report's header, so that a run of one thread says so."""
-    try:
-        return ("cpu:one_inference_thread",) if len(os.sched_getaffinity(0)) == 1 else ()
-    except (AttributeError, OSError):  # no affinity to read (not Linux)
-        return ("cpu:one_inference_thread",) if os.cpu_count() == 1 else ()
 
 
 def element_type(dtype: np.dtype) -> Any:
