@@ -387,6 +387,9 @@ TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     **VALUE_TRAITS,
     "single_element_data": (lambda c: (d := _static_shape(c)) is not None and math.prod(d) == 1,
                             "the data holds one element (a scalar, or every dimension 1)"),
+    "data_of_4_or_more_elements": (lambda c: (d := _static_shape(c)) is not None and math.prod(d) >= 4,
+                                   "the data holds 4 or more elements (as std::string, 32 bytes each, more than "
+                                   "ONNX Runtime keeps inline in an initializer: 127 bytes)"),
     "output_is_data_shape": (lambda c: (o := _output(c)) is not None and o == _static_shape(c),
                              "valid, and the output shape is the data's (the broadcast changes nothing)"),
     "declared_as_data_at_run_time": (_declared_as_data, "bidirectional, and with the target_shape values unknown "
