@@ -25,7 +25,8 @@ if PROVIDER not in ort.get_available_providers():
 
 
 def run(data: np.ndarray, opset: int) -> str:
-    first = (helper.make_node("Transpose", ["x"], ["xt"]) if data.ndim == 0  # the default perm reverses: none for rank 0
+    # the default perm reverses the axes: none for rank 0
+    first = (helper.make_node("Transpose", ["x"], ["xt"]) if data.ndim == 0
              else helper.make_node("Transpose", ["x"], ["xt"], perm=[0]))
     nodes = [first, helper.make_node("Expand", ["xt", "s"], ["e"]),
              helper.make_node("Transpose", ["e"], ["y"], perm=[1, 0])]
