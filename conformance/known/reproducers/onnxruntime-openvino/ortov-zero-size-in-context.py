@@ -5,9 +5,10 @@ not-claimed, ortov-zero-size-data-transposes-left-not-claimed, ortov-convertbroa
 ortov-convertbroadcast3-max-of-one-and-zero-shape).
 
 Each model is an Expand (the shape an initializer; fed as a graph input where the data is one), alone, between two
-Transposes (Transpose(Expand(Transpose(x)))), or beside an Add (Add(x, Expand(data, Shape(x)))), with zero-size data or a zero in the
-shape; every input is valid and the spec's output is the empty broadcast (the shapes are printed). Each runs in a child process of its own (a crash is shown as
-such), with ONNX Runtime's OpenVINO execution provider alone and the CPU fallback off.
+Transposes (Transpose(Expand(Transpose(x)))), or beside an Add (Add(x, Expand(data, Shape(x)))), with zero-size data
+or a zero in the shape; every input is valid and the spec's output is the empty broadcast (the shapes are printed).
+Each runs in a child process of its own (a crash is shown as such), with ONNX Runtime's OpenVINO execution provider
+alone and the CPU fallback off.
 
 Exit 0: every bug shows; 1: one does not (the runtime does what the spec says there); 2: cannot run here.
 """
