@@ -1,4 +1,4 @@
-"""ortov-prelu-slope-shape-unchecked, ortov-prelu-initializer-slope-shape-unchecked, ortov-gemm-c-broadcast-both-ways
+"""ortov-prelu-slope-shape-unchecked, ortov-gemm-c-broadcast-both-ways
 (conformance/known/onnxruntime-openvino.yaml)
 
 ONNX's PRelu broadcasts its slope to X, and Gemm its C to (M, N), in one direction only; ONNX Runtime's OpenVINO
