@@ -22,7 +22,9 @@ import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 data_shape, shape = eval(sys.argv[1])
 rank, out_rank = len(data_shape), max(len(data_shape), len(shape))
-nodes = [helper.make_node("Transpose", ["x"], ["xt"], perm=list(range(rank))[::-1]),
+first = (helper.make_node("Transpose", ["x"], ["xt"]) if rank == 0  # no perm for rank 0: the default reverses
+         else helper.make_node("Transpose", ["x"], ["xt"], perm=list(range(rank))[::-1]))
+nodes = [first,
          helper.make_node("Expand", ["xt", "s"], ["e"]),
          helper.make_node("Transpose", ["e"], ["y"], perm=list(range(out_rank))[::-1])]
 graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(data_shape)[::-1])],
