@@ -86,6 +86,9 @@ SHAPE_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "bidirectional_mode": (lambda c: c.mode == "bidirectional", "the mode is bidirectional"),
     "single_element_data": (lambda c: (d := _static_shape(c)) is not None and math.prod(d) == 1,
                             "the data holds one element (a scalar, or every dimension 1)"),
+    "data_of_4_or_more_elements": (lambda c: (d := _static_shape(c)) is not None and math.prod(d) >= 4,
+                                   "the data holds 4 or more elements (as std::string, 32 bytes each, more than "
+                                   "ONNX Runtime keeps inline in an initializer: 127 bytes)"),
     "output_is_data_shape": (lambda c: (o := _output(c)) is not None and o == _static_shape(c),
                              "valid, and the output shape is the data's (the broadcast changes nothing)"),
     "dynamic_data": (lambda c: None in tuple(c.data_shape), "a data dimension is unknown until run time"),
