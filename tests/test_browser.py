@@ -357,6 +357,23 @@ def _wide(data: dict) -> dict:
     return data
 
 
+def test_a_chart_s_column_names_do_not_run_into_each_other_with_long_backend_names(browser, tmp_path):
+    data = _wide(sample.merged())
+    for c in data["checks"]:  # backend names as long as the longest built-in one's, side by side
+        if c["backend"] == "onnxruntime":
+            c["backend"] = "onnxruntime-openvino"
+    path = tmp_path / "index.html"
+    report.write_report(data, path)
+    page = browser.new_page(viewport={"width": 1600, "height": 900})
+    page.goto(path.as_uri())
+    names = page.locator("svg.chart").first.locator("text.chart-col")
+    boxes = [names.nth(i).bounding_box() for i in range(names.count())]
+    assert len(boxes) >= 8 and all(b is not None for b in boxes)
+    assert "onnxruntime-openvino@1.17.0" in [names.nth(i).text_content() for i in range(names.count())]
+    for left, right in zip(boxes, boxes[1:], strict=False):
+        assert left["x"] + left["width"] < right["x"], "a column name runs into the next"
+
+
 def test_at_1440_px_nothing_scrolls_sideways_and_a_link_lands_below_the_filter_bar(browser, tmp_path):
     data = _wide(sample.merged())
     data["cases"]["numpy_zero_dim"]["description"] = "a long description, " * 20
