@@ -157,6 +157,21 @@ def test_without_the_runtime_a_reproducer_that_cannot_run_does_not_fail(tmp_path
     assert "(runtime not here)" in kv.table(rows)
 
 
+def test_without_the_runtime_another_backend_s_script_is_not_run_for_an_entry(tmp_path):
+    """onnxruntime-openvino's entries of ONNX Runtime's own bugs name onnxruntime's scripts: without
+    onnxruntime-openvino they would run plain onnxruntime, which verifies nothing of it."""
+    entries_ = fake_entries(tmp_path, {"fixed": SCRIPTS["fixed"]}, backend="otherrt")  # another backend's script
+    text = ("- id: borrowed\n  match:\n    dtype: f32\n  verdict: wrong_values\n  reason: r\n"
+            "  reproducer: reproducers/otherrt/fixed.py\n")
+    (tmp_path / "fakert.yaml").write_text(text)
+    borrowed = {"fakert": known.read_file(tmp_path / "fakert.yaml")}
+    [absent] = kv.verify(borrowed, runtimes=here(version=None, available=False), timeout=60)
+    assert absent.result == kv.CANNOT_RUN and not absent.fails and absent.seconds is None  # not run
+    [present] = kv.verify(borrowed, runtimes=here(), timeout=60)  # with its runtime it runs, and fails if fixed
+    assert present.result == kv.FIXED and present.fails
+    assert entries_  # the script's own backend keeps its entry
+
+
 def test_only_the_chosen_backends_run(tmp_path):
     entries_ = fake_entries(tmp_path, {"shows": SCRIPTS["shows"]}) | fake_entries(tmp_path, {"fixed": SCRIPTS["fixed"]},
                                                                                  backend="other")

@@ -152,6 +152,12 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
+def _own_script(entry: Known) -> bool:
+    """The entry's reproducer is a script of its own backend's folder (or it has none to run)."""
+    script = entry.reproducer_file
+    return script is None or script.parent.name == entry.backend  # reproducers/<backend>/<script>.py
+
+
 def verify(entries: Mapping[str, list[Known]], backends: Iterable[str] | None = None,
            timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
            runtimes: Callable[[str, bool], Runtime] = runtime_of,
@@ -169,6 +175,10 @@ def verify(entries: Mapping[str, list[Known]], backends: Iterable[str] | None = 
             why = not_applicable(k, runtime)
             if why is not None:
                 rows[(name, k.id)] = Row(k.id, name, NOT_APPLICABLE, why)
+            elif not runtime.available and not _own_script(k):
+                # another backend's script (onnxruntime-openvino's entries of ONNX Runtime's own bugs name
+                # onnxruntime's): it runs whatever runtime is here, not this backend's, so it cannot verify it
+                rows[(name, k.id)] = Row(k.id, name, CANNOT_RUN, f"cannot run: {runtime.reason}", counts=False)
             else:  # run even where the runtime is missing: the reproducer says what it misses (exit 2)
                 to_run.append(k)
 
