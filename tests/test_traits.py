@@ -13,7 +13,7 @@ from conformance.ops.broadcast import (
     value_traits,
     width_traits,
 )
-from conformance.ops.broadcast.params import BroadcastParams
+from tests import builders
 
 ROLES = {"shape": shape_traits.SHAPE_TRAITS, "axes": axes_traits.AXES_TRAITS, "width": width_traits.WIDTH_TRAITS,
          "road": road_traits.ROAD_TRAITS, "value": value_traits.VALUE_TRAITS}
@@ -30,7 +30,7 @@ def test_each_trait_is_in_one_module_of_its_role_and_all_of_them_are_traits():
 
 
 def _case(data, target, mode="numpy", axes=None):
-    return BroadcastParams(mode=mode, versions=(3,), data_shape=tuple(data), target_shape=target, axes_mapping=axes)
+    return builders.case(mode, tuple(data), target, axes).params
 
 
 @pytest.mark.parametrize(("trait", "case", "holds"), [
