@@ -63,9 +63,10 @@ def with_known(base: Judgement, entry: Any) -> Judgement:
     if base.verdict == v.PASS and entry.may_pass:  # the bug may show here, and did not: a pass, the entry not its
         return Judgement(v.PASS, f"{base.message + '; ' if base.message else ''}known difference {entry.id} "
                                  f"({entry.where}) may show here and did not: {entry.may_pass}")
-    if base.verdict == entry.verdict:
-        return Judgement(v.KNOWN, f"known difference {entry.id}: {entry.reason} ({entry.link or 'reproducer given'})",
-                         base.first_diff, entry)
+    if base.verdict in entry.verdicts:
+        gave = f" ({base.verdict})" if len(entry.verdicts) > 1 else ""
+        return Judgement(v.KNOWN, f"known difference {entry.id}{gave}: {entry.reason} "
+                                  f"({entry.link or 'reproducer given'})", base.first_diff, entry)
     message = (f"known difference {entry.id} ({entry.where}) expects {entry.verdict}, but the check gave "
                f"{base.verdict}: {base.message or 'pass'}. Update or remove the entry.")
     return Judgement(v.ERROR if base.verdict == v.PASS else base.verdict, message, base.first_diff, entry)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conformance.backends import Outcome, load
+from conformance.backends import Outcome, Request, load
 from conformance.backends import openvino_paths as ovp
 from conformance.data import DTYPES, make_data
 from conformance.run import paths
@@ -21,7 +21,8 @@ ov = pytest.importorskip("openvino")
 from conformance.backends.openvino import OpenVINOBackend, element_type, from_tensor, to_tensor  # noqa: E402
 from conformance.backends.openvino_graph import build, model_of, run_compiled  # noqa: E402
 
-DEFAULTS = {"data": "Parameter", "axes_mapping": "as target_shape", "context": "alone", "source": "python"}
+DEFAULTS = {"data": "Parameter", "axes_mapping": "as target_shape", "context": "alone", "source": "python",
+            "threads": "default"}
 
 
 def path(opset: str = "3", target: str = "Constant", **secondary: str) -> dict[str, str]:
@@ -39,7 +40,7 @@ def labels(case: Any) -> set[str]:
 
 def test_todays_four_paths_keep_their_ids():
     axes = OpenVINOBackend().path_axes()
-    assert [a.name for a in axes] == ["opset", "target_shape", "data", "axes_mapping", "context", "source"]
+    assert [a.name for a in axes] == ["opset", "target_shape", "data", "axes_mapping", "context", "source", "threads"]
     old = [tuple({**path(o, t)}.items()) for o in ("1", "3") for t in ("Constant", "Parameter")]
     assert [paths.label(axes, p) for p in old] == ["opset1-const", "opset1-param", "opset3-const", "opset3-param"]
 
@@ -52,7 +53,7 @@ def test_which_paths_a_valid_case_takes():
     # Constant folded at compile
     example = labels(builders.case("numpy", (3, 1), (2, 3, 4), group="spec_example"))
     assert example - got == {"opset3-param-xor", "opset3-shapeof-add", "opset3-const-transpose",
-                             "opset3-const-dconst-ir"}
+                             "opset3-const-dconst-ir", "opset3-const-t1", "opset3-param-t1"}
     assert "opset3-const-dconst" in labels(builders.case("numpy", (0, 1), (2, 0, 4)))
     explicit = labels(builders.case("explicit", (3,), (2, 3), (1,)))
     assert {"opset3-const-amparam", "opset3-param-amconst"} <= explicit
@@ -73,6 +74,10 @@ def test_an_invalid_case_takes_data_and_context_together_and_shapeof_says_why_no
     got = labels(builders.case("bidirectional", (2, 3), (3, 2)))
     assert {"opset3-param-dconst-transpose", "opset3-param-transpose", "opset3-shapeof-dconst"} <= got
     assert not any("dfold-" in label or "add" in label for label in got)  # Folded alone; Add: numpy mode only
+    # one thread on every target kind, and with data of dynamic shape (whose refusals come at run time)
+    assert {"opset3-const-t1", "opset3-param-t1", "opset3-shapeof-t1", "opset3-const-ddyn-t1"} <= got
+    assert not any("t1" in label and ("transpose" in label or "dconst" in label and "ddyn" in label)
+                   for label in got)
     assert "opset3-shapeof-ddyn-add" in labels(builders.case("numpy", (2, 3), (2, 1)))
     negative = builders.case("numpy", (3,), (-2, 3))
     (check,) = [c for c in plan(negative, OpenVINOBackend(), "openvino", None) if c.variant == "opset3-shapeof"]
@@ -89,6 +94,31 @@ def test_a_context_says_which_element_types_it_takes():
     assert "booleans" in (backend.why_not(case, add, "bool") or "")
     assert "f8" in (backend.why_not(case, add, "f8e5m2") or "")
     assert backend.why_not(case, add, "f16") is None
+
+
+def test_one_thread_finds_the_error_its_inference_did_not_report():
+    """INFERENCE_NUM_THREADS 1: the CPU plugin's synchronous infer() drops the error of a shape refused at run time
+    (ov-cpu-one-thread-inference-error-unreported); the backend finds it by start_async() and wait()."""
+    backend = OpenVINOBackend()
+    data = np.ones((2, 3), np.float32)
+    for threads in ("default", "1"):
+        invalid = backend.run(request(path(target="Parameter", threads=threads), data, [2, 2]))
+        valid = backend.run(request(path(target="Parameter", threads=threads), data, [4, 2, 3]))
+        assert valid.error is None and valid.unreported_error is None and valid.output.shape == (4, 2, 3)
+        if threads == "default":
+            assert invalid.stage == "infer" and invalid.output is None, invalid
+        else:  # infer() returned: the error is the one start_async() and wait() raise
+            assert invalid.error is None and invalid.output is not None
+            assert invalid.unreported_error and "Broadcast" in invalid.unreported_error
+    from conformance.backends import openvino_elementwise as ew  # an Add of dynamic inputs the rule refuses
+
+    dynamic = {"function": "add", "inputs": "Parameter", "shapes": "dynamic"}
+    inputs = {"a": np.ones((2, 3), np.float32), "b": np.ones((2, 2), np.float32)}
+    refused = ew.run(backend.core, Request(op="elementwise", path=dynamic, inputs=inputs,
+                                           attrs={"auto_broadcast": "numpy"}))
+    dropped = ew.run(backend.core, Request(op="elementwise", path={**dynamic, "threads": "1"}, inputs=inputs,
+                                           attrs={"auto_broadcast": "numpy"}))
+    assert refused.stage == "infer" and dropped.output is not None and dropped.unreported_error
 
 
 def ops_of(model: Any) -> list[str]:

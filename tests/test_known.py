@@ -191,6 +191,30 @@ def test_the_form_before_facts_is_still_read(tmp_path):
         == "by-traits"
 
 
+def test_an_entry_may_give_one_of_several_verdicts(tmp_path):
+    from conformance.judge import Judgement, with_known
+
+    (e,) = entries(tmp_path, entry("  match: {dtype: f32}\n  may_pass: a zero-size output\n  reproducer: |\n    x\n",
+                                   verdict="[wrong_shape, wrong_values]"))
+    assert e.verdicts == ("wrong_shape", "wrong_values") and e.to_json()["verdict"] == "wrong_shape or wrong_values"
+    assert "shape_only" not in dict(e.match)  # a wrong_shape may be seen by a shape-only check
+    for verdict in e.verdicts:
+        judged = with_known(Judgement(verdict, "m"), e)
+        assert judged.verdict == "known_difference" and f"known difference e ({verdict})" in judged.message
+    assert with_known(Judgement("crash", "m"), e).verdict == "crash"  # not one of them: fails, naming the entry
+    assert find([e], facts(case()), verdict="wrong_values") is e and find([e], facts(case()), verdict="crash") is None
+
+
+def test_an_error_the_run_did_not_report_is_a_fact_known_after_the_run(tmp_path):
+    es = entries(tmp_path, entry("  match: {unreported_error: true}\n", entry_id="dropped", verdict="accepted_invalid")
+                 + entry("  match: {dtype: f32}\n", entry_id="other"))
+    c = case("numpy", (3,), (2, 2))
+    assert find(es, facts(c)).id == "other"  # before the run nothing is known of it
+    assert find(es, Facts(c, "f32", "i64", path_of_label("opset3-param"), "opset3-param", "2026.4.1",
+                          unreported_error=True)).id == "dropped"
+    assert find(es, Facts(c, "i8", "i64", (), "", None, unreported_error=False)) is None
+
+
 # --- Files ---
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -203,6 +227,8 @@ def test_the_form_before_facts_is_still_read(tmp_path):
     (entry("  mood: x\n  match: {dtype: f32}\n"), r":1: entry 'e': unknown key\(s\) \['mood'\]"),
     (entry(""), r":1: entry 'e' has no condition"),
     (entry("  match: {dtype: f32}\n", verdict="pass"), r":3: verdict='pass'"),
+    (entry("  match: {dtype: f32}\n", verdict="[wrong_shape, wrong_shape]"), r":3: verdict=.*a list of some"),
+    (entry("  match: {dtype: f32}\n", verdict="[wrong_shape, pass]"), r":3: verdict=\['wrong_shape', 'pass'\]"),
     ("- id: x\n  match: {dtype: f32}\n  verdict: crash\n  reason: r\n", r":1: entry 'x' needs an upstream link"),
     (entry("  match: {dtype: f32}\n") + entry("  match: {dtype: i8}\n"), r":6: duplicate entry id 'e'.*first at .*:1"),
     ("{a: 1}\n", r"somebackend.yaml:1: a known-differences file is a list of entries"),
@@ -404,10 +430,14 @@ def test_every_entry_matches_a_check_of_the_default_plan():
                 for check in plan(c, backend, name, None, every_path=every_path):
                     if check.path is None or check.dtype is None or check.not_applicable:
                         continue
+                    # on one thread, also as a check whose run raised an error unreported (known after the run)
+                    unreported = (False, True) if dict(check.path).get("threads") == "1" else (False,)
                     for version in versions:
-                        e = find(es, Facts(c, check.dtype, check.shape_dtype, check.path, check.variant, version))
-                        if e is not None:
-                            matched.add((name, e.id))
+                        for dropped in unreported:
+                            e = find(es, Facts(c, check.dtype, check.shape_dtype, check.path, check.variant, version,
+                                               unreported_error=dropped))
+                            if e is not None:
+                                matched.add((name, e.id))
     assert {(n, k.id) for n, es in by_backend.items() for k in es} - matched == set()
 
 

@@ -79,6 +79,9 @@ class Outcome:
     timeout: float | None = None  # seconds waited
     out_of_memory: str | None = None  # the check ran out of the worker's memory
     adapter_error: str | None = None  # a traceback from our own adapter code
+    # An error the run raised and the backend's API did not report (the run returned outputs): found by running the
+    # inputs another way (OpenVINO's one-thread inference: conformance/backends/openvino_threads.py)
+    unreported_error: str | None = None
     # An output larger than the request allows (Request.max_output_bytes), not sent from the worker: its shape,
     # element type and size in bytes (conformance/run/wire.py); set by the harness, never by a backend.
     withheld: tuple[tuple[int, ...], str, int] | None = None

@@ -135,6 +135,14 @@ class ExpandBackend(Backend):
     # Axes added after the others: the paths a default run took before them (their pairwise choice with these axes at
     # their defaults) are kept, so that adding an axis takes nothing away from what a default run covers.
     added_later: ClassVar[tuple[str, ...]] = ()
+    # Axes left out of the pairwise choice (a default run takes them at their defaults there): a value other than the
+    # default is taken where ``takes_unpaired`` says, on the paths the pairwise choice took
+    unpaired: ClassVar[tuple[str, ...]] = ()
+
+    def takes_unpaired(self, case: Case, path: Path) -> bool:
+        """Whether a default run takes a path with an unpaired axis off its default (its other axes a path the
+        pairwise choice took)."""
+        return False
 
     def op_version(self, path: Path, op: str = "broadcast") -> Any:
         if op == "elementwise":
@@ -158,8 +166,12 @@ class ExpandBackend(Backend):
             return {(): "ONNX Expand has no axes_mapping input"}
         found = {path: why for path, why in super().paths_for(case).items() if possible(path)}
         if not self.every_combination and not every:
-            taken = paired_paths(self.path_axes(), self.also_every, self.added_later)
-            found = {path: why for path, why in found.items() if path in taken}
+            taken = paired_paths(tuple(a for a in self.path_axes() if a.name not in self.unpaired), self.also_every,
+                                 self.added_later)
+            defaults = {a.name: a.default for a in self.path_axes() if a.name in self.unpaired}
+            found = {path: why for path, why in found.items()
+                     if tuple((n, v) for n, v in path if n not in defaults) in taken
+                     and (all(dict(path)[n] == d for n, d in defaults.items()) or self.takes_unpaired(case, path))}
         if case.op != "broadcast":
             return found
         computed = computed_shape_why_not(case.params.target_shape)

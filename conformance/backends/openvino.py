@@ -26,6 +26,7 @@ import numpy as np
 
 from conformance.backends import openvino_elementwise as elementwise
 from conformance.backends import openvino_paths as paths_mod
+from conformance.backends import openvino_threads as threads
 from conformance.backends.base import Backend, Outcome, Request
 from conformance.backends.cpu_features import one_inference_thread
 from conformance.backends.openvino_graph import Graph, build, declared, model_of, run_compiled
@@ -139,12 +140,15 @@ def infer(compiled: Any, feeds: list[np.ndarray], dtypes: list[np.dtype]) -> lis
 
 
 def compile_and_infer_many(core: Any, model: Any, feeds: list[np.ndarray], dtypes: list[np.dtype],
-                           device: str = "CPU") -> list[np.ndarray] | None:
-    """Every output of a model of several independent parts; None if compiling or running failed."""
+                           device: str = "CPU", config: dict[str, Any] | None = None) -> list[np.ndarray] | None:
+    """Every output of a model of several independent parts; None if compiling or running failed (where the plugin
+    infers on one thread, also a failure its inference did not report)."""
     try:
-        return infer(core.compile_model(model, device), feeds, dtypes)
+        compiled = core.compile_model(model, device, config or {})
+        outputs = infer(compiled, feeds, dtypes)
     except RuntimeError:
         return None
+    return None if threads.unreported_error(compiled, [to_tensor(f) for f in feeds]) else outputs
 
 
 class OpenVINOBackend(Backend):
@@ -202,6 +206,8 @@ class OpenVINOBackend(Backend):
 
     def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
         p = dict(path)
+        if threads.device_reason(p, device_of(p)):
+            return threads.device_reason(p, device_of(p))
         if case.op == "elementwise":
             return super().why_not(case, path, dtype)
         return paths_mod.context_reason(p.get("context", "alone"), dtype) or \
@@ -251,7 +257,7 @@ class OpenVINOBackend(Backend):
 
     def compile(self, graphs: list[Graph], path: dict[str, str], name: str) -> Any:
         return self.core.compile_model(model_of(graphs, path.get("data") == "Folded", path.get("source", "python"),
-                                                self.core, name), device_of(path))
+                                                self.core, name), device_of(path), threads.config(path))
 
     def run(self, request: Request) -> Outcome:
         if request.op == "elementwise":
@@ -275,30 +281,34 @@ class OpenVINOBackend(Backend):
             (output,) = run_compiled(compiled, [built], from_tensor)
         except RuntimeError as e:
             return Outcome(error=str(e), stage="infer", declared_shape=built.shape)
-        return Outcome(output=output, declared_shape=built.shape)
+        return Outcome(output=output, declared_shape=built.shape,
+                       unreported_error=threads.unreported_error(compiled, built.feeds))
 
     def run_many(self, requests: list[Request]) -> list[Outcome]:
         """One model for the checks of each kind of model (as built, folded before compiling, read from IR)."""
         if any(r.op == "elementwise" for r in requests):  # the harness batches the checks of one case
-            if all(r.op == "elementwise" and device_of(r.path) == device_of(requests[0].path) for r in requests):
+            if all(r.op == "elementwise" and device_of(r.path) == device_of(requests[0].path) and
+                   threads.config(r.path) == threads.config(requests[0].path) for r in requests):
                 return elementwise.run_many(self.core, requests, device_of(requests[0].path))
             return [self.run(r) for r in requests]
         outcomes: list[Outcome | None] = [None] * len(requests)
-        groups: dict[tuple[bool, str, str], list[tuple[int, Graph]]] = {}
+        groups: dict[tuple[bool, str, str, str], list[tuple[int, Graph]]] = {}
         for i, request in enumerate(requests):
             built = self.graph(request, prefix=f"check{i}_")
             if isinstance(built, Outcome):
                 outcomes[i] = built  # rejected when built: that is this check's own result
             else:
                 path = request.path
-                groups.setdefault((path.get("data") == "Folded", path.get("source", "python"), device_of(path)),
-                                  []).append((i, built))
-        for (folded, source, device), members in groups.items():
+                groups.setdefault((path.get("data") == "Folded", path.get("source", "python"), device_of(path),
+                                   path.get("threads", "default")), []).append((i, built))
+        for (folded, source, device, thread_count), members in groups.items():
             graphs = [g for _, g in members]
             try:
                 compiled = self.compile(graphs, {"data": "Folded" if folded else "", "source": source,
-                                                 "device": device}, "batch")
+                                                 "device": device, "threads": thread_count}, "batch")
                 results: list[np.ndarray] | None = run_compiled(compiled, graphs, from_tensor)
+                if threads.unreported_error(compiled, {k: v for g in graphs for k, v in g.feeds.items()}):
+                    results = None  # some check's run failed unreported: each runs alone, where it is found
             except RuntimeError:
                 results = None
             for k, (i, g) in enumerate(members):

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends import openvino_threads as threads
 from conformance.backends.base import Outcome
 from conformance.backends.onnx_backend import CONTEXT, EXPAND_DTYPES, ExpandBackend
 from conformance.backends.onnx_model import output_dtypes, saved
@@ -34,6 +35,7 @@ from conformance.backends.openvino import (
     device_absent,
     device_of,
     infer,
+    to_tensor,
 )
 from conformance.ops.broadcast import traits
 from conformance.run.paths import Axis
@@ -82,11 +84,16 @@ class OpenVINOOnnxBackend(ExpandBackend):
             Axis("source", ("bytes", "file", "convert_model"), {"file": "file", "convert_model": "convert"},
                  "the model read by Core.read_model from its bytes (the default) or from a file path (the "
                  "frontend's own file reader), or converted by openvino.convert_model from the file",
-                 default="bytes"))
+                 default="bytes"),
+            threads.THREADS)
     # The default run takes today's paths and every pair of values (onnx_backend.paired_paths), as the other ONNX
     # backends do: the whole product is 36 paths a case.
     every_combination = False
     added_later = ("context",)  # the paths of the default run before it, with the Expand alone, stay
+    # one thread (openvino_threads.py) on the spec's examples and the inputs the rule refuses, the shape fed or
+    # computed at run time (where the refusal comes while inferring, which one thread does not report), the Expand
+    # alone and read from the bytes; outside the pairwise choice, which stays as it was
+    unpaired = ("threads",)
     # and the contexts on the roads where their bugs differ (the passes that meet the neighbour act on what the
     # converter made of each shape kind and source; known/openvino-onnx.yaml), on opset 13, the data an input
     # unless named: the Transpose context with each shape kind from the bytes and from a file, and with the shape an
@@ -108,7 +115,14 @@ class OpenVINOOnnxBackend(ExpandBackend):
             return ADD_OF_EMPTY_X
         if case.op == "broadcast" and folded_at_conversion(case, chosen, dtype):
             return FOLDED_AT_CONVERSION
+        if threads.device_reason(chosen, device_of(chosen)):
+            return threads.device_reason(chosen, device_of(chosen))
         return super().why_not(case, path, dtype)
+
+    def takes_unpaired(self, case: Any, path: Any) -> bool:
+        chosen = dict(path)
+        return (not case.valid or case.group == threads.SAMPLED) and chosen["shape"] != "initializer" and \
+            chosen.get("context", "alone") == "alone" and chosen.get("source", "bytes") == "bytes"
 
     @cached_property
     def core(self) -> Any:
@@ -155,14 +169,17 @@ class OpenVINOOnnxBackend(ExpandBackend):
                                stage="build")
             shape = declared(ov_model.output(0).get_partial_shape())
             try:
-                compiled = self.core.compile_model(ov_model, device_of(path))
+                compiled = self.core.compile_model(ov_model, device_of(path), threads.config(path))
             except RuntimeError as e:
                 return Outcome(error=str(e), stage="compile", declared_shape=shape)
             try:
-                (output,) = infer(compiled, [feeds[fed_name(i, feeds)] for i in ov_model.inputs], output_dtypes(model))
+                fed = [feeds[fed_name(i, feeds)] for i in ov_model.inputs]
+                (output,) = infer(compiled, fed, output_dtypes(model))
             except RuntimeError as e:
                 return Outcome(error=str(e), stage="infer", declared_shape=shape)
-            return Outcome(output=output, declared_shape=shape)
+            # where the plugin infers on one thread (a one-CPU machine): the error its inference did not report
+            return Outcome(output=output, declared_shape=shape,
+                           unreported_error=threads.unreported_error(compiled, [to_tensor(f) for f in fed]))
         raise AssertionError("unreachable")  # for mypy: ExitStack may swallow exceptions
 
     def run_model_many(self, model: Any, feeds: dict[str, np.ndarray], *,
@@ -182,7 +199,8 @@ class OpenVINOOnnxBackend(ExpandBackend):
             if any(name not in feeds for name in names):
                 return None
             results = compile_and_infer_many(self.core, converted, [feeds[name] for name in names],
-                                             [dtype_of[o.get_any_name()] for o in converted.outputs], device_of(path))
+                                             [dtype_of[o.get_any_name()] for o in converted.outputs], device_of(path),
+                                             threads.config(path))
             if results is None:
                 return None
             by_name = {o.get_any_name(): r for o, r in zip(converted.outputs, results, strict=True)}

@@ -22,18 +22,21 @@ from an IR file. Each is a value of an axis:
                   in reversed axis order and transposed back before the Broadcast, its output transposed after
                   it and back on the output: a layout change around the node);
 ``source``        python (the model built with the Python API), IR (saved with openvino.save_model,
-                  compress_to_fp16=False, and read back with Core.read_model).
+                  compress_to_fp16=False, and read back with Core.read_model);
+``threads``       default (the CPU plugin's choice), 1 (INFERENCE_NUM_THREADS 1: one stream of one thread, whose
+                  synchronous inference drops its errors; conformance/backends/openvino_threads.py).
 
 A value equal to its axis's default is left out of check ids, so the four paths of opset x target_shape
 Constant / Parameter keep their ids. Not every path applies to every case (``applicable``): the values of data,
-axes_mapping, context and source are varied one at a time from their defaults, with opset 3 only (opset 1 where a
-case does not run Broadcast-3). A valid case is swept over every element type, so each of its paths costs a sweep:
-it takes each value where VALID_TARGETS says (and the IR round trip with Constant data); an invalid case (run on one
-element type) takes every target_shape kind, and each data value with each context. data Constant / Folded take
-small data only (and no 4-bit type: FOLDED_4BIT); Folded needs every input constant; a context applies where some
-swept element type can take it, and Transpose also on a valid input whose data or output has a lone 0 that the
-reversal moves, where TransposeToReshape gets it wrong (lone_zero_transposed); IR is read
-with a Constant target_shape (whose values it holds); ShapeOf needs a target some tensor can have; a repeated axis
+axes_mapping, context, source and threads are varied one at a time from their defaults, with opset 3 only (opset 1
+where a case does not run Broadcast-3). A valid case is swept over every element type, so each of its paths costs a
+sweep: it takes each value where VALID_TARGETS says (and the IR round trip with Constant data); an invalid case (run
+on one element type) takes every target_shape kind, and each data value with each context and with one thread. data
+Constant / Folded take small data only (and no 4-bit type: FOLDED_4BIT); Folded needs every input constant; a
+context applies where some swept element type can take it, and Transpose also on a valid input whose data or output
+has a lone 0 that the reversal moves, where TransposeToReshape gets it wrong (lone_zero_transposed); IR is read with
+a Constant target_shape (whose values it holds); one thread takes the spec's examples (with a Constant and a
+Parameter target); ShapeOf needs a target some tensor can have; a repeated axis
 is not applicable where OpenVINO's own evaluate() computes the broadcast (REPEATED_AXIS).
 """
 
@@ -44,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.backends.openvino_threads import THREADS
 from conformance.data import FLOATS, INTEGERS
 from conformance.run.paths import Axis, Path
 
@@ -72,8 +76,8 @@ CONTEXT = Axis("context", ("alone", "BitwiseXor", "Add", "Transpose"),
 SOURCE = Axis("source", ("python", "IR"), {"IR": "ir"},
               "the model as built with the Python API, or saved as IR (compress_to_fp16=False) and read back",
               default="python")
-AXES = (OPSET, TARGET, DATA, AXES_MAPPING, CONTEXT, SOURCE)
-SECONDARY = ("data", "axes_mapping", "context", "source")  # varied one at a time from their defaults
+AXES = (OPSET, TARGET, DATA, AXES_MAPPING, CONTEXT, SOURCE, THREADS)
+SECONDARY = ("data", "axes_mapping", "context", "source", "threads")  # varied one at a time from their defaults
 DEFAULTS = {a.name: a.default for a in AXES}
 # A valid case is swept over every element type, so each path costs a sweep: there, each value of a secondary
 # axis is run with the target_shape kinds where it takes another code path than its neighbours (an invalid
@@ -90,7 +94,7 @@ VALID_TARGETS = {("data", "Dynamic"): {"Constant"}, ("data", "Constant"): {"Cons
                  ("data", "Folded"): {"Constant"}, ("axes_mapping", "Constant"): {"Parameter"},
                  ("axes_mapping", "Parameter"): {"Constant"}, ("context", "BitwiseXor"): {"Parameter"},
                  ("context", "Transpose"): {"Constant"}, ("context", "Add"): {"ShapeOf"},
-                 ("source", "IR"): {"Constant"}}
+                 ("source", "IR"): {"Constant"}, ("threads", "1"): {"Constant", "Parameter"}}
 SAMPLED = "spec_example"
 
 
@@ -104,6 +108,8 @@ def valid_path(case: Any, p: dict[str, str], changed: list[str]) -> bool:
         return False
     if changed == ["source"]:
         return False  # IR: with Constant data (above)
+    if changed == ["threads"]:
+        return case.group == SAMPLED
     if p["context"] != "alone":
         return case.group == SAMPLED or p["context"] == "Transpose" and lone_zero_transposed(case)
     if p["data"] == "Constant" and p["target_shape"] == "Constant":
@@ -234,7 +240,8 @@ def applicable(case: Any, path: Path, sweep: tuple[str, ...], every: bool = Fals
     changed = [axis for axis in SECONDARY if p[axis] != DEFAULTS[axis]]
     if not every and case.valid and not valid_path(case, p, changed):
         return False, None
-    if not every and not case.valid and len(changed) > 1 and (set(changed) != {"data", "context"} or
+    if not every and not case.valid and len(changed) > 1 and (set(changed) not in ({"data", "context"},
+                                                                                  {"data", "threads"}) or
                                                              data == "Folded"):
         return False, None
     if not every and p["opset"] != "3" and 3 in params.versions and (changed or target == "ShapeOf"):

@@ -20,7 +20,10 @@ conformance/known/ (``<backend>.yaml``), a list of entries::
         case: [id-glob, ...]              # only for what no condition describes, and then cases_why says why
       inputs: [zero_size_data, not zero_meets_one]  # traits of the case's params (conformance.ops.get(op).traits)
                                           # that all hold ("not t": t does not); [[a], [b, c]]: alternatives
-      verdict: wrong_values               # the verdict the divergence produces
+      verdict: wrong_values               # the verdict the divergence produces ([wrong_shape, wrong_values]: one of
+                                          # them, where what decides it is nothing a condition can follow)
+      unreported_error: true              # the backend found that the run raised an error it did not report
+                                          # (Outcome.unreported_error: OpenVINO's one-thread inference)
       reason: why the backend does this   # the mechanism the conditions encode, with the runtime's source lines
       link: https://upstream/issue        # and/or reproducer: reproducers/<backend>/<entry-id>.py, a standalone
                                           # script (exit 0: the bug shows; 1: fixed): ``conformance known --verify``
@@ -54,7 +57,7 @@ def find(entries: list[Known], facts: Facts | Any, *legacy: Any, verdict: str | 
     if not isinstance(facts, Facts):
         facts = _legacy_facts(facts, *legacy)
     return next((k for k in candidates(entries, facts)
-                 if (verdict is None or k.verdict == verdict) and all(test(facts) for test in k.tests[1])), None)
+                 if (verdict is None or verdict in k.verdicts) and all(test(facts) for test in k.tests[1])), None)
 
 
 def explaining(entries: list[Known], case: Any, variant: str, dtype: str, version: str | None, shape_dtype: str,

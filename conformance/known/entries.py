@@ -21,7 +21,9 @@ KNOWN_DIR = Path(__file__).parent
 REPRODUCERS_DIR = KNOWN_DIR / "reproducers"
 _KEYS = {"id", "match", "inputs", "verdict", "reason", "link", "reproducer", "cases_why", "timeout", "may_pass"}
 # match keys besides the op's fields (``Op.fields``, e.g. broadcast's mode) and ``path`` (axis -> globs)
-MATCH_KEYS = ("op", "group", "path", "variant", "dtype", "shape_dtype", "version", "hardware", "shape_only", "case")
+MATCH_KEYS = ("op", "group", "path", "variant", "dtype", "shape_dtype", "version", "hardware", "shape_only",
+              "unreported_error", "case")
+OR = " or "  # joins the verdicts of an entry that gives one of several (``verdict: [wrong_shape, wrong_values]``)
 
 
 class KnownFileError(ValueError):
@@ -33,7 +35,7 @@ class Known:
     id: str
     backend: str
     match: tuple[tuple[str, tuple[str, ...]], ...]  # key -> globs: op, group, variant, dtype, ..., op fields
-    verdict: str
+    verdict: str  # one verdict, or several joined by OR (a check gives one of them)
     reason: str
     link: str | None
     reproducer: str | None
@@ -47,6 +49,10 @@ class Known:
     # why a check under the conditions may also pass (what decides it, which no condition can follow): such a check
     # passes or gives the entry's verdict; None: it must give the verdict (a strict expected failure)
     may_pass: str | None = None
+
+    @property
+    def verdicts(self) -> tuple[str, ...]:
+        return tuple(self.verdict.split(OR))
 
     @cached_property
     def tests(self) -> tuple[tuple[Test, ...], tuple[Test, ...]]:
@@ -192,13 +198,15 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
                              "(op, mode, path, dtype, inputs traits, ...) can describe")
     if not patterns and not paths and inputs is None:
         raise KnownFileError(f"{where}: entry {raw['id']!r} has no condition: give match and/or inputs")
-    if raw["verdict"] not in FAILING:
+    verdicts = raw["verdict"] if isinstance(raw["verdict"], list) and raw["verdict"] else [raw["verdict"]]
+    if not all(isinstance(x, str) and x in FAILING for x in verdicts) or len(set(verdicts)) < len(verdicts):
         raise KnownFileError(f"{_line(node, 'verdict', where)}: verdict={raw['verdict']!r}, but should be one of "
-                             f"{sorted(FAILING)}")
+                             f"{sorted(FAILING)}, or a list of some of them (the check gives one: what decides "
+                             "which, the reason says)")
     if not raw.get("link") and not raw.get("reproducer"):
         raise KnownFileError(f"{where}: entry {raw['id']!r} needs an upstream link or a minimal reproducer")
     timeout = raw.get("timeout")
-    if timeout is not None and (raw["verdict"] != "timeout" or isinstance(timeout, bool)
+    if timeout is not None and (verdicts != ["timeout"] or isinstance(timeout, bool)
                                 or not isinstance(timeout, (int, float)) or timeout <= 0):
         raise KnownFileError(f"{_line(node, 'timeout', where)}: entry {raw['id']!r}: timeout={timeout!r}; an entry "
                              "of verdict timeout may give the positive number of seconds its checks are given")
@@ -210,10 +218,10 @@ def parse_entry(raw: Any, node: yaml.Node | None, backend: str, where: str) -> K
     if may_pass is not None and not _reproducer_given(raw):
         raise KnownFileError(f"{_line(node, 'may_pass', where)}: entry {raw['id']!r}: an entry whose checks may pass "
                              "needs a reproducer (reproducer: ...), which shows the bug whatever the checks do")
-    if raw["verdict"] == WRONG_VALUES:  # a check of the declared shape only has no values to be wrong
+    if verdicts == [WRONG_VALUES]:  # a check of the declared shape only has no values to be wrong
         patterns.setdefault("shape_only", ("false",))
     reproducer = _reproducer(raw, node, where)
-    return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())), verdict=raw["verdict"],
+    return Known(id=str(raw["id"]), backend=backend, match=tuple(sorted(patterns.items())), verdict=OR.join(verdicts),
                  reason=str(raw["reason"]).strip(), link=raw.get("link"), reproducer=reproducer,
                  where=where, inputs=inputs, paths=paths,
                  cases_why=str(raw["cases_why"]).strip() if raw.get("cases_why") else None,

@@ -32,6 +32,9 @@ class Facts:
     # with dimensions unknown until run time, or an output beyond the budget): nothing is computed. None: as
     # the default budget makes it (asked only of entries that say ``shape_only``)
     shape_only: bool | None = None
+    # The run raised an error the backend did not report (Outcome.unreported_error: known after the run only; None
+    # before it, when no entry that names it can hold)
+    unreported_error: bool | None = None
 
     @classmethod
     def of(cls, case: Any, variant: str, dtype: str, shape_dtype: str = "i64", version: str | None = None,
@@ -107,6 +110,7 @@ Test = Callable[[Facts], bool]
 _CHECK_FACTS: dict[str, Callable[[Facts], str]] = {
     "variant": lambda f: f.variant, "dtype": lambda f: f.dtype, "shape_dtype": lambda f: f.shape_dtype,
     "version": lambda f: f.version or "",
+    "unreported_error": lambda f: "true" if f.unreported_error else "false",
 }
 _CASE_FACTS: dict[str, Callable[[Facts], str]] = {
     "case": lambda f: f.case.id, "op": lambda f: _op(f.case), "group": lambda f: getattr(f.case, "group", ""),
@@ -145,7 +149,7 @@ def candidates(entries: list[Any], facts: Facts) -> list[Any]:
         if len(_INDEX) >= _CACHED:
             _INDEX.clear()
         index = _INDEX[id(entries)] = (entries, len(entries), {})
-    key = (facts.variant, facts.path, facts.dtype, facts.shape_dtype, facts.version)
+    key = (facts.variant, facts.path, facts.dtype, facts.shape_dtype, facts.version, bool(facts.unreported_error))
     found = index[2].get(key)
     if found is None:
         found = index[2][key] = [k for k in entries if all(test(facts) for test in k.tests[0])]

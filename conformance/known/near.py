@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.known.entries import Known
+from conformance.known.entries import OR, Known
 from conformance.known.facts import Facts
 
 NEAREST = 3  # entries recorded per check at most: the first is what the report and pytest's message lead with
@@ -37,7 +37,7 @@ def nearest(entries: list[Known], facts: Facts, verdict: str | None = None,
             if failed is not None:
                 found.append({"id": entry.id, "differs_in": failed.name, "entry": failed.wants,
                               "check": failed.shown(facts), "verdict": entry.verdict, "where": entry.where})
-    found.sort(key=lambda n: n["verdict"] != verdict)  # stable: file order within each
+    found.sort(key=lambda n: verdict not in n["verdict"].split(OR))  # stable: file order within each
     return found[:limit]
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -135,9 +135,15 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
                             record.backend_version, prepared.request.shape_only)
     entry = known_mod.find(known, facts)
     def judged(outcome: Outcome) -> tuple[Outcome, Judgement]:
-        """Every outcome is judged here, its rejection classified first (conformance/rejections)."""
+        """Every outcome is judged here, its rejection classified first (conformance/rejections). An outcome whose
+        run raised an error the backend did not report is looked up again with that fact (an entry may name it)."""
         outcome = classified(outcome, record.backend)
-        return outcome, judge(prepared.expect, outcome, known=entry)
+        if not outcome.unreported_error:
+            return outcome, judge(prepared.expect, outcome, known=entry)
+        found = known_mod.find(known, replace(facts, unreported_error=True))
+        judgement = judge(prepared.expect, outcome, known=found)
+        return outcome, replace(judgement, message=f"{judgement.message or 'pass'}; the run raised an error it did "
+                                                   f"not report: {outcome.unreported_error.strip()}")
 
     if entry is not None:  # expected to differ from the spec: only a fresh worker's outcome can decide
         # a known hang is given its entry's timeout, not the run's
@@ -152,7 +158,8 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
             model = "shared, also own"
         else:  # the model of its own decides, through the failure's road below
             outcome, judgement, model = alone, alone_judgement, "own"
-    if entry is None and judgement.verdict in v.FAILING:  # (known_difference needs an entry)
+    if entry is None and (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN):
+        # (a known difference before the run needs an entry; one found after it, by what the run did, is confirmed)
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
             (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), f"{model}, then fresh worker"

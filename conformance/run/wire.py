@@ -28,7 +28,7 @@ from conformance.backends.base import Outcome
 from conformance.data import DTYPES
 
 MAX_TEXT = 64 * 1024  # characters of an error message or other text kept
-TEXT_FIELDS = ("error", "stage", "rule", "crash", "out_of_memory", "adapter_error")
+TEXT_FIELDS = ("error", "stage", "rule", "crash", "out_of_memory", "adapter_error", "unreported_error")
 
 
 class TooLarge(Exception):
