@@ -59,10 +59,30 @@ CONTEXTS = ("alone", "Add", "Transpose")
 AXES = {"onnxruntime": (SHAPES, {"data": ("input", "initializer"), "context": CONTEXTS, "source": ("bytes", "file"),
                                  "optimization": ("all", "disabled")}, 19),  # of 96 (48 possible): paired_paths
         "openvino-onnx": (SHAPES, {"data": ("input", "initializer"), "context": CONTEXTS,
-                                   "source": ("bytes", "file", "convert_model")}, 25),  # of 108: paired_paths
+                                   "source": ("bytes", "file", "convert_model"), "threads": ("default", "1")},
+                          25),  # of 216: paired_paths, one thread outside it (below)
         "onnx-reference": (SHAPES, {"data": ("input", "initializer"), "context": CONTEXTS,
                                     "source": ("bytes", "file")}, 18),  # of 72 (36 possible): paired_paths
         "onnx-backend:onnxruntime.backend": (SHAPES, {"data": ("input", "initializer")}, 12)}
+
+
+def test_openvino_onnx_takes_one_thread_outside_the_pairwise_choice():
+    """One thread on the spec's examples and the inputs the rule refuses, the shape fed or computed at run time, the
+    Expand alone and read from its bytes, on paths the pairwise choice took; the pairwise choice is as before it."""
+    backend = load("openvino-onnx")
+    plain = set(backend.paths_for(case()))
+    for c in (builders.case("bidirectional", (3,), (2, 3), group="spec_example"),
+              builders.case("bidirectional", (2, 3), (3, 2))):
+        found = set(backend.paths_for(c))
+        one = {p for p in found if dict(p)["threads"] == "1"}
+        assert {tuple((n, "default" if n == "threads" else v) for n, v in p) for p in one} <= plain
+        assert one and all(dict(p)["shape"] != "initializer" and dict(p)["context"] == "alone"
+                           and dict(p)["source"] == "bytes" for p in one)
+        assert found - one == plain or not c.valid
+    assert not any(dict(p)["threads"] == "1" for p in plain)
+    example = builders.case("bidirectional", (3,), (2, 3), group="spec_example")
+    labels = {paths.label(backend.path_axes(), p) for p in backend.paths_for(example)}
+    assert {"opset13-input-t1", "opset13-computed-t1", "opset8-input-t1"} <= labels
 
 
 def every_label(ref: str) -> list[str]:
