@@ -613,3 +613,57 @@ def test_an_entry_that_may_pass_keeps_a_pass_and_its_own_verdict_but_fails_any_o
 def test_a_may_pass_entry_says_why_and_gives_a_reproducer(tmp_path, text, message):
     with pytest.raises(KnownFileError, match=message):
         entries(tmp_path, text)
+
+
+class DroppedError(LocalBackend):
+    """Gives the spec's output, and says its run raised an error it did not report (as OpenVINO's one-thread
+    inference does: the output may still be right)."""
+
+    name = "dropped-error"
+
+    def run(self, request: Request) -> Outcome:
+        from dataclasses import replace
+
+        outcome = super().run(request)
+        if outcome.error is not None:  # a refusal dropped: an output of shape (0,)
+            return Outcome(output=np.zeros((0,), np.float32), unreported_error=outcome.error)
+        return replace(outcome, unreported_error="Check 'x' failed")
+
+
+class Counting(InProcess):
+    """An in-process Runner that says how its outcomes were computed and counts the workers put in doubt."""
+
+    def __init__(self, backend: LocalBackend) -> None:
+        super().__init__(backend)
+        self.doubted = 0
+
+    def outcome(self, check: Any, request: Request) -> tuple[Outcome, str]:
+        return self.fresh(check, request), "own"
+
+    def doubt(self, check: Any) -> None:
+        self.doubted += 1
+
+    def alone(self, check: Any, request: Request) -> Outcome:
+        return self.fresh(check, request)
+
+
+def test_a_run_that_raised_an_error_unreported_leaves_its_worker_in_doubt(tmp_path):
+    """Even where its output passes: the check is confirmed in a fresh worker, and an entry that names the fact
+    explains a failing one (looked up after the run)."""
+    from conformance.run.execute import execute, record_for
+    from conformance.run.plan import plan
+
+    backend = DroppedError()
+    c = case("numpy", (3,), (2, 3))
+    (check,) = [k for k in plan(c, backend, backend.name, ("f32",)) if k.variant == "v3"]
+    runner = Counting(backend)
+    record = execute(check, runner, [], record_for(check, "id", None, ""))
+    assert record.verdict == "pass" and runner.doubted == 1 and record.model == "own, then fresh worker"
+    assert "did not report: Check 'x' failed" in record.message
+    es = entries(tmp_path, entry("  match: {unreported_error: true}\n  inputs: [not valid]\n", entry_id="dropped",
+                                 verdict="accepted_invalid"), backend="dropped-error")
+    bad = case("numpy", (3,), (2, 2))
+    (check,) = [k for k in plan(bad, backend, backend.name, ("f32",)) if k.variant == "v3"]
+    assert execute(check, Counting(backend), [], record_for(check, "id", None, "")).verdict == "accepted_invalid"
+    explained = execute(check, Counting(backend), es, record_for(check, "id", None, ""))
+    assert explained.verdict == "known_difference" and explained.known["id"] == "dropped"

@@ -158,8 +158,9 @@ def execute(check: Check, runner: Runner, known: list[known_mod.Known], record: 
             model = "shared, also own"
         else:  # the model of its own decides, through the failure's road below
             outcome, judgement, model = alone, alone_judgement, "own"
-    if entry is None and (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN):
-        # (a known difference before the run needs an entry; one found after it, by what the run did, is confirmed)
+    if entry is None and (judgement.verdict in v.FAILING or judgement.verdict == v.KNOWN or outcome.unreported_error):
+        # (a known difference before the run needs an entry; one found after it, by what the run did, is confirmed;
+        # a run that raised an error unreported leaves its process in doubt, even where its output passed)
         runner.doubt(check)  # no check runs after a failure in its worker
         if model != "own, fresh worker":
             (outcome, judgement), model = judged(runner.fresh(check, prepared.request)), f"{model}, then fresh worker"
