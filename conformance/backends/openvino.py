@@ -206,8 +206,8 @@ class OpenVINOBackend(Backend):
 
     def why_not(self, case: Case, path: Path, dtype: str) -> str | None:
         p = dict(path)
-        if threads.device_reason(p, device_of(p)):
-            return threads.device_reason(p, device_of(p))
+        if (why := threads.device_reason(p, device_of(p))) is not None:
+            return why
         if case.op == "elementwise":
             return super().why_not(case, path, dtype)
         return paths_mod.context_reason(p.get("context", "alone"), dtype) or \

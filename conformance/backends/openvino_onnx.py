@@ -115,8 +115,8 @@ class OpenVINOOnnxBackend(ExpandBackend):
             return ADD_OF_EMPTY_X
         if case.op == "broadcast" and folded_at_conversion(case, chosen, dtype):
             return FOLDED_AT_CONVERSION
-        if threads.device_reason(chosen, device_of(chosen)):
-            return threads.device_reason(chosen, device_of(chosen))
+        if (why := threads.device_reason(chosen, device_of(chosen))) is not None:
+            return why
         return super().why_not(case, path, dtype)
 
     def takes_unpaired(self, case: Any, path: Any) -> bool:
