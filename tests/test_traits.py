@@ -45,3 +45,29 @@ def _case(data, target, mode="numpy", axes=None):
 ])
 def test_a_trait_of_each_role_answers_through_the_merged_table(trait, case, holds):
     assert traits.holds(trait, case) is holds
+
+
+def _f32(bits, shape):
+    import numpy as np
+
+    return np.array(bits, np.uint32).view(np.float32).reshape(shape)
+
+
+@pytest.mark.parametrize(("bits", "shape", "holds"), [
+    ([0x7FC00001, 0x7FC00002, 0x7FC00003, 0x7FC00004], (2, 2), True),  # NaNs that a transposition moves
+    ([0x80000000, 0, 0x80000000, 0], (2, 2), True),  # zeros of both signs
+    ([0x7FC00000] * 4, (2, 2), False),  # the same bits everywhere: nothing to tell apart
+    ([0x3F800000, 0x40000000, 0x40400000, 0x40800000], (2, 2), False),  # 1, 2, 3, 4: no longer equal when turned
+    ([0x7FC00001, 0x7FC00002, 0x7FC00003, 0x7FC00004, 0x7FC00005, 0x7FC00006], (2, 3), False),  # (3, 2) turned
+    ([0x7FC00001, 0x7FC00002, 0x7FC00003, 0x7FC00004], (1, 2, 2, 1), True),  # dimensions of 1 left out
+])
+def test_a_tensor_equal_to_its_transposition_counting_nans_equal(bits, shape, holds):
+    assert value_traits._same_reversed_counting_nans_equal(_f32(bits, shape)) is holds
+
+
+def test_the_transposition_trait_follows_the_data_the_check_feeds():
+    # data (2, 2, 1) with shape [3] holds four NaNs (ort_grad_expand_2x2x1_to_3), with [1, 1] the same data and
+    # an output of its shape (the Expand changes nothing), and (2, 3) holds finite values as well
+    assert traits.holds("transposed_equal_counting_nans_equal", _case((2, 2, 1), [3], "bidirectional"))
+    assert not traits.holds("transposed_equal_counting_nans_equal", _case((2, 2, 1), [1, 1], "bidirectional"))
+    assert not traits.holds("transposed_equal_counting_nans_equal", _case((4, 4), [4, 4], "bidirectional"))

@@ -108,6 +108,35 @@ def _payload_nan_in_tail(case: Case, block: int = 8) -> bool:
     return bool(np.any(((tail & 0x7C00) == 0x7C00) & ((tail & 0x3FF) != 0) & ((tail & 0x3FF) != 0x200)))
 
 
+def _same_reversed_counting_nans_equal(t: np.ndarray) -> bool:
+    """With its dimensions of 1 left out, the tensor's shape reads the same reversed, and reversing its axes keeps,
+    in flat order, a NaN wherever it has one and the same value elsewhere (-0.0 as 0.0), while its bits change."""
+    squeezed = tuple(d for d in t.shape if d != 1)
+    if squeezed != squeezed[::-1]:
+        return False
+    flat, turned = t.reshape(-1), np.ascontiguousarray(t.transpose()).reshape(-1)
+    nan = np.isnan(flat)
+    return (bool(np.array_equal(nan, np.isnan(turned))) and bool(np.all(flat[~nan] == turned[~nan]))
+            and not np.array_equal(_bits(flat), _bits(turned)))
+
+
+def _transposed_equal_counting_nans_equal(case: Case) -> bool:
+    """The f32 data or the spec's output (the tensors the Transpose context turns) is
+    ``_same_reversed_counting_nans_equal``, and the output's shape is not the data's; every float type holds the
+    same kinds at the same places: f32 speaks for all but the float8 types (whose NaNs are fewer)."""
+    data, out = static_shape(case), spec_output(case)
+    if case.mode == "explicit" or data is None or out is None or not 0 < math.prod(out) <= 2**16:
+        return False  # explicit mode maps axes as numpy does not
+    if tuple(out) == data:
+        return False  # a broadcast that changes nothing: the context's two Transposes meet and cancel
+    values = make_data(data, "f32", _salt(case))
+    try:
+        output = np.broadcast_to(values, out)
+    except ValueError:
+        return False
+    return _same_reversed_counting_nans_equal(values) or _same_reversed_counting_nans_equal(output)
+
+
 VALUE_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "f16_nan_payload_in_last_partial_8": (_payload_nan_in_tail, "the output (of f16 data) holds a NaN with a payload "
                                           "among its last n mod 8 elements (n: its element count), in flat order"),
@@ -140,6 +169,11 @@ VALUE_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                  "and the output shows it"),
     "negative_zero_in_data": (lambda c: _shows(c, NEGATIVE_ZERO),
                               "a float input holds -0.0, and the output shows it"),
+    "transposed_equal_counting_nans_equal": (_transposed_equal_counting_nans_equal,
+                                             "the float data or the output, its axes reversed, holds a NaN where it "
+                                             "held one and the same value elsewhere in flat order (its dimensions "
+                                             "of 1 left out, the shape reads the same reversed), with other bits; "
+                                             "the output's shape is not the data's"),
     "f64_one_value_zero_in_f32": (_one_f64_value_zero_in_f32,
                                   "the data holds one element, whose f64 value is not -0.0 but is 0 in f32 (+0.0, an "
                                   "f64 subnormal or f64's smallest normal), and the output has elements"),
