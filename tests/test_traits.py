@@ -71,3 +71,14 @@ def test_the_transposition_trait_follows_the_data_the_check_feeds():
     assert traits.holds("transposed_equal_counting_nans_equal", _case((2, 2, 1), [3], "bidirectional"))
     assert not traits.holds("transposed_equal_counting_nans_equal", _case((2, 2, 1), [1, 1], "bidirectional"))
     assert not traits.holds("transposed_equal_counting_nans_equal", _case((4, 4), [4, 4], "bidirectional"))
+
+
+@pytest.mark.parametrize(("data", "target", "holds"), [
+    ((), [2, 2], True),  # a scalar to 4 elements
+    ((), [3], False),
+    ((3,), [2, 3], True),
+    ((4,), [0, 4], False),  # an empty output (the data's 4 elements are data_of_4_or_more_elements)
+    ((2,), [3], False),  # invalid: no output
+])
+def test_output_of_4_or_more_elements_counts_the_spec_output(data, target, holds):
+    assert traits.holds("output_of_4_or_more_elements", _case(data, target, "bidirectional")) is holds

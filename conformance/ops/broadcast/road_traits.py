@@ -215,6 +215,10 @@ ROAD_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                                "target_shape's values unknown, TensorFlow infers the data's shape"),
     "target_tiles_data": (_target_tiles_data, "numpy mode, invalid, no target_shape value negative, and every one "
                           "facing a data dimension a multiple of it (0 facing 0, or divisible by it)"),
+    "output_of_4_or_more_elements": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 4,
+                                     "valid, and the output has 4 elements or more: as strings (32-byte std::string "
+                                     "objects), more than the 127 bytes ONNX Runtime keeps inside an initializer it "
+                                     "folds"),
     "bcast_runs_over_5": (lambda c: _bcast_runs(c) > 5,
                           "valid, and the output's dimensions other than 1 fall into more than 5 runs of alike "
                           "stretched (data dimension 1) or kept ones (TensorFlow's BCast merging)"),
