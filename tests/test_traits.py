@@ -3,6 +3,7 @@ module only, so that merging them cannot drop one."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from conformance.ops.broadcast import (
@@ -48,8 +49,6 @@ def test_a_trait_of_each_role_answers_through_the_merged_table(trait, case, hold
 
 
 def _f32(bits, shape):
-    import numpy as np
-
     return np.array(bits, np.uint32).view(np.float32).reshape(shape)
 
 
