@@ -1,8 +1,8 @@
 """The zero-size entries of conformance/known/onnxruntime-openvino.yaml (ortov-expand-elimination-zero-read-as-one,
-ortov-zero-dim-made-by-expand-not-claimed, ortov-zero-size-data-not-claimed, ortov-zero-size-data-kept-beside-add-
-not-claimed, ortov-zero-size-data-transposes-left-not-claimed, ortov-convertbroadcast3-max-of-zero-and-one-rejects
-(and -transposed), ortov-cpu-broadcast-divides-by-zero-dim (and -constant-data, -transposed),
-ortov-convertbroadcast3-max-of-one-and-zero-shape).
+ortov-zero-dim-made-by-expand-not-claimed (and -initializer-transposed), ortov-zero-size-data-not-claimed,
+ortov-zero-size-data-kept-beside-add-not-claimed, ortov-zero-size-data-transposes-left-not-claimed,
+ortov-convertbroadcast3-max-of-zero-and-one-rejects (and -transposed), ortov-cpu-broadcast-divides-by-zero-dim (and
+-constant-data, -transposed), ortov-convertbroadcast3-max-of-one-and-zero-shape).
 
 Each model is an Expand (the shape an initializer; fed as a graph input where the data is one), alone, between two
 Transposes (Transpose(Expand(Transpose(x)))), or beside an Add (Add(x, Expand(data, Shape(x)))), with zero-size data
