@@ -81,3 +81,13 @@ def test_the_transposition_trait_follows_the_data_the_check_feeds():
 ])
 def test_output_of_4_or_more_elements_counts_the_spec_output(data, target, holds):
     assert traits.holds("output_of_4_or_more_elements", _case(data, target, "bidirectional")) is holds
+
+
+@pytest.mark.parametrize(("data", "target", "holds"), [
+    ((2,), [2**31, 1], True),  # (2**31, 2): 2**32 elements
+    ((1,), [2**31, 1], False),  # 2**31 elements
+    ((2,), [2**32, 0], False),  # empty
+    ((3,), [2**31, 2], False),  # invalid: no output
+])
+def test_output_elements_at_least_2_32_counts_the_spec_output(data, target, holds):
+    assert traits.holds("output_elements_at_least_2_32", _case(data, target, "bidirectional")) is holds

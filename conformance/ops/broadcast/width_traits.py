@@ -79,6 +79,8 @@ def _product_overflows(shape: Any) -> bool:
 
 
 WIDTH_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
+    "output_elements_at_least_2_32": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2**32,
+                                      "the spec's output has 2**32 elements or more (4 GiB of a one-byte type)"),
     "output_elements_at_least_2_62": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2**62,
                                       "the spec's output has 2**62 elements or more"),
     "output_elements_at_least_2_63": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2**63,
