@@ -2,7 +2,8 @@
 ortov-zero-dim-made-by-expand-not-claimed (and -initializer-transposed), ortov-zero-size-data-not-claimed,
 ortov-zero-size-data-kept-beside-add-not-claimed, ortov-zero-size-data-transposes-left-not-claimed,
 ortov-convertbroadcast3-max-of-zero-and-one-rejects (and -transposed), ortov-cpu-broadcast-divides-by-zero-dim (and
--constant-data, -transposed), ortov-convertbroadcast3-max-of-one-and-zero-shape).
+-constant-data, -transposed), ortov-convertbroadcast3-max-of-one-and-zero-shape,
+ortov-folded-empty-constant-beside-add-not-claimed, ortov-expand-elimination-zero-read-as-one-empty-data-initializer).
 
 Each model is an Expand (the shape an initializer; fed as a graph input where the data is one), alone, between two
 Transposes (Transpose(Expand(Transpose(x)))), or beside an Add (Add(x, Expand(data, Shape(x)))), with zero-size data
@@ -21,7 +22,8 @@ import sys
 import numpy as np
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
-context, data_shape, shape, data_init, opt_all, elem = eval(sys.argv[1])
+context, data_shape, shape, data_init, opt_all, elem, *shape_init = eval(sys.argv[1])
+shape_init = shape_init[0] if shape_init else not data_init  # the shape an initializer, else fed
 np_type = {TensorProto.FLOAT: np.float32, TensorProto.FLOAT16: np.float16}[elem]
 data = np.ones(data_shape, np_type)
 nodes, inputs, inits, feeds = [], [], [], {}
@@ -41,7 +43,7 @@ if context == "Add":
     feeds["x"] = np.zeros(shape, np_type)
     nodes += [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Expand", ["d", "s"], ["e"]),
               helper.make_node("Add", ["x", "e"], ["y"])]
-elif data_init:  # the shape fed, so that the model has a graph input
+elif not shape_init:  # the shape fed (where the data is an initializer: so that the model has a graph input)
     inputs.append(helper.make_tensor_value_info("s", TensorProto.INT64, [len(shape)]))
     feeds["s"] = np.array(shape, np.int64)
     nodes.append(helper.make_node("Expand", ["d", "s"], ["e" if context == "Transpose" else "y"]))
@@ -101,6 +103,9 @@ BUGS = [
     ("ortov-cpu-broadcast-divides-by-zero-dim-constant-data", ("Add", (0, 3), (2, 1, 1), True, False, F32), "SIGFPE"),
     ("ortov-cpu-broadcast-divides-by-zero-dim-transposed", ("Transpose", (0, 1), (5,), False, True, F32), "SIGFPE"),
     ("ortov-convertbroadcast3-max-of-one-and-zero-shape", ("alone", (1,), (0,), False, False, F16), "(1,)"),
+    ("ortov-folded-empty-constant-beside-add-not-claimed", ("Add", (2, 0, 4), (1,), True, True, F32), "fallback"),
+    ("ortov-expand-elimination-zero-read-as-one-empty-data-initializer",
+     ("Transpose", (0, 1, 0), (1, 0, 1), True, True, F32, True), "(0, 1, 0)"),
 ]
 print("onnxruntime", ort.__version__, "with OpenVINOExecutionProvider alone, the CPU fallback off")
 all_show = True
@@ -110,7 +115,7 @@ for entry, model, sign in BUGS:
                                    f"crashed: exit {child.returncode} {child.stderr.strip()[-200:]}")
     shows = sign in got
     all_show &= shows
-    context, data_shape, shape, data_init, opt_all, _ = model
+    context, data_shape, shape, data_init, opt_all = model[:5]
     print(f"{entry}: {context}, data {data_shape} {'initializer' if data_init else 'fed'}, shape {shape}, "
           f"{'ORT_ENABLE_ALL' if opt_all else 'ORT_DISABLE_ALL'}: {got}{'' if shows else '   (the bug does not show)'}")
 print("spec: each model is valid; its output is the empty broadcast (the data's zero, or the shape's)")
