@@ -72,22 +72,17 @@ def test_the_transposition_trait_follows_the_data_the_check_feeds():
     assert not traits.holds("transposed_equal_counting_nans_equal", _case((4, 4), [4, 4], "bidirectional"))
 
 
-@pytest.mark.parametrize(("data", "target", "holds"), [
-    ((), [2, 2], True),  # a scalar to 4 elements
-    ((), [3], False),
-    ((3,), [2, 3], True),
-    ((4,), [0, 4], False),  # an empty output (the data's 4 elements are data_of_4_or_more_elements)
-    ((2,), [3], False),  # invalid: no output
+@pytest.mark.parametrize(("trait", "data", "target", "holds"), [
+    ("output_of_4_or_more_elements", (), [2, 2], True),  # a scalar to 4 elements
+    ("output_of_4_or_more_elements", (), [3], False),
+    ("output_of_4_or_more_elements", (3,), [2, 3], True),
+    # an empty output (the data's 4 elements are data_of_4_or_more_elements)
+    ("output_of_4_or_more_elements", (4,), [0, 4], False),
+    ("output_of_4_or_more_elements", (2,), [3], False),  # invalid: no output
+    ("output_elements_at_least_2_32", (2,), [2**31, 1], True),  # (2**31, 2): 2**32 elements
+    ("output_elements_at_least_2_32", (1,), [2**31, 1], False),  # 2**31 elements
+    ("output_elements_at_least_2_32", (2,), [2**32, 0], False),  # empty
+    ("output_elements_at_least_2_32", (3,), [2**31, 2], False),  # invalid: no output
 ])
-def test_output_of_4_or_more_elements_counts_the_spec_output(data, target, holds):
-    assert traits.holds("output_of_4_or_more_elements", _case(data, target, "bidirectional")) is holds
-
-
-@pytest.mark.parametrize(("data", "target", "holds"), [
-    ((2,), [2**31, 1], True),  # (2**31, 2): 2**32 elements
-    ((1,), [2**31, 1], False),  # 2**31 elements
-    ((2,), [2**32, 0], False),  # empty
-    ((3,), [2**31, 2], False),  # invalid: no output
-])
-def test_output_elements_at_least_2_32_counts_the_spec_output(data, target, holds):
-    assert traits.holds("output_elements_at_least_2_32", _case(data, target, "bidirectional")) is holds
+def test_an_output_size_trait_counts_the_spec_output(trait, data, target, holds):
+    assert traits.holds(trait, _case(data, target, "bidirectional")) is holds

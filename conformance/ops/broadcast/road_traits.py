@@ -14,6 +14,7 @@ import numpy as np
 from conformance.ops.broadcast.params import BroadcastParams as Case
 from conformance.ops.broadcast.params import outcome
 from conformance.ops.broadcast.shape_traits import axes_of, facing, is_1d, target_of
+from conformance.ops.broadcast.value_traits import output_has_at_least
 from conformance.ops.broadcast.value_traits import spec_output as _output
 from conformance.ops.broadcast.value_traits import static_shape as _static_shape
 
@@ -215,7 +216,7 @@ ROAD_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
                                                "target_shape's values unknown, TensorFlow infers the data's shape"),
     "target_tiles_data": (_target_tiles_data, "numpy mode, invalid, no target_shape value negative, and every one "
                           "facing a data dimension a multiple of it (0 facing 0, or divisible by it)"),
-    "output_of_4_or_more_elements": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 4,
+    "output_of_4_or_more_elements": (output_has_at_least(4),
                                      "valid, and the output has 4 elements or more: as strings (32-byte std::string "
                                      "objects), more than the 127 bytes ONNX Runtime keeps inside an initializer it "
                                      "folds"),

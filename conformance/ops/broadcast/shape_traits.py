@@ -13,6 +13,7 @@ import numpy as np
 
 from conformance.ops.broadcast.params import BroadcastParams as Case
 from conformance.ops.broadcast.params import outcome
+from conformance.ops.broadcast.value_traits import output_has_at_least
 from conformance.ops.broadcast.value_traits import spec_output as _output
 from conformance.ops.broadcast.value_traits import static_shape as _static_shape
 
@@ -48,8 +49,7 @@ def facing(case: Case) -> list[tuple[int | None, int]]:
 
 SHAPE_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "valid": (lambda c: outcome(c)[1] is None, "the spec accepts the inputs"),
-    "output_not_empty": (lambda c: (o := _output(c)) is not None and math.prod(o) > 0,
-                         "the spec's output has elements"),
+    "output_not_empty": (output_has_at_least(1), "the spec's output has elements"),
     "output_empty": (lambda c: (o := _output(c)) is not None and math.prod(o) == 0,
                      "the spec's output has no elements (a dimension is 0)"),
     "zero_size_data": (lambda c: 0 in c.data_shape, "a data dimension is 0"),
@@ -111,6 +111,5 @@ SHAPE_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
     "data_rank_2_or_more": (lambda c: len(c.data_shape) >= 2, "the data has 2 or more dimensions"),
     "target_is_zero_vector": (lambda c: is_1d(c.target_shape) and target_of(c) == [0],
                               "target_shape is [0]: one value, 0"),
-    "output_of_2_or_more_elements": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2,
-                                     "valid, and the output has 2 or more elements"),
+    "output_of_2_or_more_elements": (output_has_at_least(2), "valid, and the output has 2 or more elements"),
 }

@@ -68,6 +68,11 @@ def spec_output(case: Case) -> tuple[int, ...] | None:
     return dims if len(dims) == len(shape) else None
 
 
+def output_has_at_least(count: int) -> Callable[[Case], bool]:
+    """A trait's test: the spec's output (valid inputs, a known shape) has ``count`` elements or more."""
+    return lambda case: (o := spec_output(case)) is not None and math.prod(o) >= count
+
+
 def _salt(case: Case) -> str:
     """The salt of the case's data (conformance.data.salt), as the harness makes it (conformance/run/execute.py)."""
     return salt(to_json(case))

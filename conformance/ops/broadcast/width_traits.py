@@ -11,7 +11,7 @@ from typing import Any
 from conformance.ops.broadcast.params import BroadcastParams as Case
 from conformance.ops.broadcast.params import outcome
 from conformance.ops.broadcast.shape_traits import axes_of, facing, target_of
-from conformance.ops.broadcast.value_traits import INT32_MAX
+from conformance.ops.broadcast.value_traits import INT32_MAX, output_has_at_least
 from conformance.ops.broadcast.value_traits import spec_output as _output
 from conformance.ops.broadcast.value_traits import static_shape as _static_shape
 
@@ -79,11 +79,10 @@ def _product_overflows(shape: Any) -> bool:
 
 
 WIDTH_TRAITS: dict[str, tuple[Callable[[Case], bool], str]] = {
-    "output_elements_at_least_2_32": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2**32,
+    "output_elements_at_least_2_32": (output_has_at_least(2**32),
                                       "the spec's output has 2**32 elements or more (4 GiB of a one-byte type)"),
-    "output_elements_at_least_2_62": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2**62,
-                                      "the spec's output has 2**62 elements or more"),
-    "output_elements_at_least_2_63": (lambda c: (o := _output(c)) is not None and math.prod(o) >= 2**63,
+    "output_elements_at_least_2_62": (output_has_at_least(2**62), "the spec's output has 2**62 elements or more"),
+    "output_elements_at_least_2_63": (output_has_at_least(2**63),
                                       "the spec's output has 2**63 elements or more (its count overflows int64)"),
     "dims_product_overflows_int64": (lambda c: _product_overflows(_static_shape(c)) or _product_overflows(_output(c)),
                                      "the data's or the output's dimensions, multiplied left to right as uint64, "
