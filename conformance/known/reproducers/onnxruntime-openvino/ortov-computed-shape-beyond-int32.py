@@ -39,6 +39,14 @@ def session(nodes: list, inputs: list, inits: list, elem: int) -> ort.InferenceS
     return ort.InferenceSession(model.SerializeToString(), options, providers=[PROVIDER])
 
 
+def output_shape(nodes: list, inputs: list, inits: list, elem: int, feeds: dict) -> str:
+    """The output's shape, or the refusal's last line."""
+    try:
+        return str(session(nodes, inputs, inits, elem).run(None, feeds)[0].shape)
+    except Exception as e:
+        return "refused: " + (str(e).strip().splitlines() or [""])[-1][-100:]
+
+
 def computed(target: tuple[int, ...], data_init: bool) -> str:
     """The output's shape (or the error) of Expand(data, Shape(x)), x of shape target (no element), u8 data (1,)."""
     data = np.ones(1, np.uint8)
@@ -51,20 +59,14 @@ def computed(target: tuple[int, ...], data_init: bool) -> str:
         inputs.append(helper.make_tensor_value_info("d", TensorProto.UINT8, [1]))
         feeds["d"] = data
     nodes = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Expand", ["d", "s"], ["y"])]
-    try:
-        return str(session(nodes, inputs, inits, TensorProto.UINT8).run(None, feeds)[0].shape)
-    except Exception as e:
-        return "refused: " + (str(e).strip().splitlines() or [""])[-1][-100:]
+    return output_shape(nodes, inputs, inits, TensorProto.UINT8, feeds)
 
 
 def f16_lone(shape: list[int]) -> str:
     nodes = [helper.make_node("Expand", ["d", "s"], ["y"])]
     inputs = [helper.make_tensor_value_info("d", TensorProto.FLOAT16, [1])]
-    try:
-        s = session(nodes, inputs, [numpy_helper.from_array(np.array(shape, np.int64), "s")], TensorProto.FLOAT16)
-        return str(s.run(None, {"d": np.ones(1, np.float16)})[0].shape)
-    except Exception as e:
-        return "refused: " + (str(e).strip().splitlines() or [""])[-1][-100:]
+    inits = [numpy_helper.from_array(np.array(shape, np.int64), "s")]
+    return output_shape(nodes, inputs, inits, TensorProto.FLOAT16, {"d": np.ones(1, np.float16)})
 
 
 print("onnxruntime", ort.__version__, "with", PROVIDER, "alone, ORT_DISABLE_ALL, opset 13; Expand(data (1,), Shape(x))")
